@@ -1,0 +1,298 @@
+/**
+ * The operation catalogue: the 16 operations of the legacy document (part 4), as data.
+ *
+ * Everything else reads this table: the route table compiles its path forms, the validator its
+ * parameters, the config its operation ids, the usage log its names. Nothing branches on an
+ * operation anywhere else.
+ */
+import * as rules from '../legacy/param-rules.js';
+import type { ParamRule } from '../legacy/param-rules.js';
+
+export const OPERATION_IDS = [
+  'reviews.create',
+  'reviews.get',
+  'reviews.list',
+  'reviews.update',
+  'reviews.delete',
+  'grocery.create',
+  'grocery.list',
+  'grocery.update',
+  'grocery.delete',
+  'favorites.create',
+  'favorites.list',
+  'favorites.delete',
+  'trysoons.create',
+  'trysoons.list',
+  'trysoons.delete',
+  'recipes.search',
+] as const;
+
+export type OperationId = (typeof OPERATION_IDS)[number];
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * How a path form relates to the legacy document:
+ * - `canonical`: written in the document and regular;
+ * - `malformed`: written in the document but irregular (POST for an update, no slash before the id);
+ * - `regular`: not written in the document, the regular form a builder may add (part 4.2).
+ */
+export type PathFormKind = 'canonical' | 'malformed' | 'regular';
+
+export interface PathForm {
+  readonly method: Method;
+  /** Template with `{id}` as the only placeholder, matched case-insensitively. */
+  readonly template: string;
+  readonly kind: PathFormKind;
+}
+
+/**
+ * Where a parameter travels. `path`: in the path. `query`: in the query string only.
+ * `input`: DECISION (the document is silent): in the query string, a JSON body or a
+ * form-encoded body; see src/legacy/params.ts.
+ */
+export type ParamCarriage = 'path' | 'query' | 'input';
+
+export interface ParamSpec {
+  readonly name: string;
+  readonly in: ParamCarriage;
+  readonly required: boolean;
+  readonly rule: ParamRule;
+  /** Only on paid plans (part 4.5 and 5.3): enforced by the backend, which knows the plan. */
+  readonly paidPlan?: boolean;
+}
+
+/** Who must be authenticated: every call carries api_key; `user` calls also carry HTTP Basic. */
+export type AuthRequirement = 'key' | 'user' | 'key-optional-user';
+
+export interface Operation {
+  readonly id: OperationId;
+  readonly resource: 'reviews' | 'grocery' | 'favorites' | 'trysoons' | 'recipes';
+  readonly summary: string;
+  /** The scheme the legacy document lists. Both are accepted; this is kept for the record. */
+  readonly documentedScheme: 'http' | 'https';
+  readonly forms: readonly PathForm[];
+  readonly params: readonly ParamSpec[];
+  readonly auth: AuthRequirement;
+  /** Safe operations may be cached, shadowed and retried; writes never are. */
+  readonly safe: boolean;
+}
+
+const p = (
+  name: string,
+  carriage: ParamCarriage,
+  required: boolean,
+  rule: ParamRule,
+  paidPlan = false,
+): ParamSpec => ({ name, in: carriage, required, rule, ...(paidPlan ? { paidPlan } : {}) });
+
+const reviewFields: readonly ParamSpec[] = [
+  p('rid', 'input', true, rules.positiveId),
+  p('rating', 'input', true, rules.rating),
+  p('makeagain', 'input', true, rules.makeAgain),
+  p('message', 'input', true, rules.text(4000)),
+  p('totaltime', 'input', false, rules.minutes),
+  p('activetime', 'input', false, rules.minutes),
+];
+
+const groceryFields: readonly ParamSpec[] = [
+  // DECISION: quantity ("value, type not stated") is a display text such as "1 lb".
+  p('quantity', 'input', true, rules.text(100)),
+  p('name', 'input', true, rules.text(200)),
+  p('notes', 'input', false, rules.optionalText(1000)),
+  p('department', 'input', false, rules.optionalText(100)),
+];
+
+const ridOnly: readonly ParamSpec[] = [p('rid', 'input', true, rules.positiveId)];
+
+export const OPERATIONS: readonly Operation[] = [
+  {
+    id: 'reviews.create',
+    resource: 'reviews',
+    summary: 'Create a review for an existing recipe',
+    documentedScheme: 'https',
+    forms: [{ method: 'POST', template: '/reviews', kind: 'canonical' }],
+    params: reviewFields,
+    auth: 'user',
+    safe: false,
+  },
+  {
+    id: 'reviews.get',
+    resource: 'reviews',
+    summary: 'Read one review',
+    documentedScheme: 'https',
+    forms: [{ method: 'GET', template: '/review/{id}', kind: 'canonical' }],
+    params: [p('id', 'path', true, rules.positiveId)],
+    // DECISION: "most review requests need the user" (part 1): reads do not, writes do.
+    auth: 'key',
+    safe: true,
+  },
+  {
+    id: 'reviews.list',
+    resource: 'reviews',
+    summary: 'Read all reviews of a recipe',
+    documentedScheme: 'https',
+    forms: [{ method: 'GET', template: '/reviews', kind: 'canonical' }],
+    params: [p('rid', 'query', true, rules.positiveId)],
+    auth: 'key',
+    safe: true,
+  },
+  {
+    id: 'reviews.update',
+    resource: 'reviews',
+    summary: 'Update a review',
+    documentedScheme: 'https',
+    forms: [{ method: 'PUT', template: '/review/{id}', kind: 'canonical' }],
+    params: [p('id', 'path', true, rules.positiveId), ...reviewFields],
+    auth: 'user',
+    safe: false,
+  },
+  {
+    id: 'reviews.delete',
+    resource: 'reviews',
+    summary: 'Delete a review',
+    documentedScheme: 'https',
+    forms: [{ method: 'DELETE', template: '/review/{id}', kind: 'canonical' }],
+    params: [p('id', 'path', true, rules.positiveId)],
+    auth: 'user',
+    safe: false,
+  },
+  {
+    id: 'grocery.create',
+    resource: 'grocery',
+    summary: 'Add a grocery list item for the authenticated user',
+    documentedScheme: 'http',
+    forms: [{ method: 'POST', template: '/grocerylist', kind: 'canonical' }],
+    params: groceryFields,
+    auth: 'user',
+    safe: false,
+  },
+  {
+    id: 'grocery.list',
+    resource: 'grocery',
+    summary: 'Read all grocery list items of the authenticated user',
+    documentedScheme: 'http',
+    forms: [{ method: 'GET', template: '/grocerylist', kind: 'canonical' }],
+    params: [],
+    auth: 'user',
+    safe: true,
+  },
+  {
+    id: 'grocery.update',
+    resource: 'grocery',
+    summary: 'Update a grocery list item of the authenticated user',
+    documentedScheme: 'http',
+    forms: [
+      { method: 'POST', template: '/grocerylist/{id}', kind: 'malformed' },
+      { method: 'PUT', template: '/grocerylist/{id}', kind: 'regular' },
+    ],
+    params: [p('id', 'path', true, rules.groceryItemId), ...groceryFields],
+    auth: 'user',
+    safe: false,
+  },
+  {
+    id: 'grocery.delete',
+    resource: 'grocery',
+    summary: 'Delete a grocery list item of the authenticated user',
+    documentedScheme: 'http',
+    forms: [
+      { method: 'DELETE', template: '/grocerylist{id}', kind: 'malformed' },
+      { method: 'DELETE', template: '/grocerylist/{id}', kind: 'regular' },
+    ],
+    params: [p('id', 'path', true, rules.groceryItemId)],
+    auth: 'user',
+    safe: false,
+  },
+  {
+    id: 'favorites.create',
+    resource: 'favorites',
+    summary: 'Add a favorite for the authenticated user',
+    documentedScheme: 'https',
+    forms: [{ method: 'POST', template: '/favorites', kind: 'canonical' }],
+    params: ridOnly,
+    auth: 'user',
+    safe: false,
+  },
+  {
+    id: 'favorites.list',
+    resource: 'favorites',
+    summary: 'Read all favorites of the authenticated user',
+    documentedScheme: 'https',
+    forms: [{ method: 'GET', template: '/favorites', kind: 'canonical' }],
+    params: [],
+    auth: 'user',
+    safe: true,
+  },
+  {
+    id: 'favorites.delete',
+    resource: 'favorites',
+    summary: 'Delete a favorite of the authenticated user',
+    documentedScheme: 'https',
+    forms: [{ method: 'DELETE', template: '/favorites', kind: 'canonical' }],
+    params: ridOnly,
+    auth: 'user',
+    safe: false,
+  },
+  {
+    id: 'trysoons.create',
+    resource: 'trysoons',
+    summary: 'Add a try soon for the authenticated user',
+    documentedScheme: 'http',
+    forms: [{ method: 'POST', template: '/trysoons', kind: 'canonical' }],
+    params: ridOnly,
+    auth: 'user',
+    safe: false,
+  },
+  {
+    id: 'trysoons.list',
+    resource: 'trysoons',
+    summary: 'Read all try soons of the authenticated user',
+    documentedScheme: 'http',
+    forms: [{ method: 'GET', template: '/trysoons', kind: 'canonical' }],
+    params: [],
+    auth: 'user',
+    safe: true,
+  },
+  {
+    id: 'trysoons.delete',
+    resource: 'trysoons',
+    summary: 'Delete a try soon of the authenticated user',
+    documentedScheme: 'http',
+    forms: [{ method: 'DELETE', template: '/trysoons', kind: 'canonical' }],
+    params: ridOnly,
+    auth: 'user',
+    safe: false,
+  },
+  {
+    id: 'recipes.search',
+    resource: 'recipes',
+    summary: 'Search recipes with filters',
+    documentedScheme: 'https',
+    forms: [{ method: 'GET', template: '/recipes', kind: 'canonical' }],
+    params: [
+      p('title_kw', 'query', false, rules.keyword),
+      p('any_kw', 'query', false, rules.keyword),
+      p('include_primarycat', 'query', false, rules.primaryCategory, true),
+      p('cuisine', 'query', false, rules.keyword, true),
+      p('include_ing', 'query', false, rules.ingredientList, true),
+      p('exclude_ing', 'query', false, rules.ingredientList, true),
+      p('photos', 'query', false, rules.photosFlag, true),
+      p('pg', 'query', false, rules.page),
+      p('rpp', 'query', false, rules.resultsPerPage),
+    ],
+    // DECISION: search needs no user (part 5.4 is silent); a user, when given, fills IsBookmark.
+    auth: 'key-optional-user',
+    safe: true,
+  },
+];
+
+const byId = new Map<OperationId, Operation>(OPERATIONS.map((op) => [op.id, op]));
+
+export function operationById(id: OperationId): Operation {
+  const op = byId.get(id);
+  if (!op) throw new Error(`unknown operation ${id}`);
+  return op;
+}
+
+export function isOperationId(value: string): value is OperationId {
+  return byId.has(value as OperationId);
+}

@@ -1,0 +1,140 @@
+/**
+ * The parameter rules of the legacy document (parts 2, 4.5 and 8), one zod schema per rule.
+ *
+ * Every schema takes the raw string a client sent and yields the typed value, so the gateway
+ * (which validates before forwarding) and the sandbox legacy backend (which validates before
+ * acting) apply exactly the same rules and answer with exactly the same messages.
+ * The `rule` text is what an error names: "<field> <rule>".
+ */
+import { z } from 'zod';
+
+export interface ParamRule<T = unknown> {
+  /** Human wording of the rule, completes the sentence "<name> must ...". */
+  readonly rule: string;
+  readonly schema: z.ZodType<T, string>;
+}
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_ID = 2_147_483_647; // legacy ids are 32-bit integers (RecipeID is "integer" in part 2.5)
+
+function rule<T>(text: string, schema: z.ZodType<T, string>): ParamRule<T> {
+  return { rule: text, schema };
+}
+
+export const positiveId = rule(
+  `be a whole number from 1 to ${MAX_ID}`,
+  z
+    .string()
+    .regex(/^[0-9]{1,10}$/)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= MAX_ID),
+);
+
+/** Grocery items are addressed by their integer ItemID or by their GUID (api2-notes, grocery list). */
+export const groceryItemId = rule(
+  `be a whole number from 1 to ${MAX_ID} or a GUID`,
+  z.string().refine((s) => GUID.test(s) || (/^[0-9]{1,10}$/.test(s) && Number(s) >= 1 && Number(s) <= MAX_ID)),
+);
+
+export const rating = rule(
+  'be one of 1, 2, 3, 4, 5',
+  z
+    .string()
+    .regex(/^[1-5]$/)
+    .transform(Number),
+);
+
+export const makeAgain = rule(
+  'be one of yes, no, notmake',
+  z.enum(['yes', 'no', 'notmake']),
+);
+
+export function text(maxLength: number): ParamRule<string> {
+  return rule(
+    `be a non-empty text of at most ${maxLength} characters`,
+    z
+      .string()
+      .refine((s) => s.trim().length > 0 && s.length <= maxLength),
+  );
+}
+
+export function optionalText(maxLength: number): ParamRule<string> {
+  return rule(`be a text of at most ${maxLength} characters`, z.string().max(maxLength));
+}
+
+/** DECISION: durations (totaltime, activetime) are whole minutes, as api2 carries them. */
+export const minutes = rule(
+  'be a whole number of minutes from 0 to 100000',
+  z
+    .string()
+    .regex(/^[0-9]{1,6}$/)
+    .transform(Number)
+    .refine((n) => n <= 100_000),
+);
+
+export const page = rule(
+  'be a whole number from 1 to 100000',
+  z
+    .string()
+    .regex(/^[0-9]{1,6}$/)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 100_000),
+);
+
+/** rpp at most 50 (api2-notes, paging [C]). */
+export const resultsPerPage = rule(
+  'be a whole number from 1 to 50',
+  z
+    .string()
+    .regex(/^[0-9]{1,3}$/)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 50),
+);
+
+/** The include_primarycat tokens of part 4.5 (decoded: "main%20dish" arrives as "main dish"). */
+export const PRIMARY_CATEGORY_TOKENS = [
+  'dessert',
+  'appetizer',
+  'bread',
+  'breakfast',
+  'drinks',
+  'main dish',
+  'salad',
+  'side dish',
+  'soup',
+  'marinade',
+  'other',
+] as const;
+export type PrimaryCategoryToken = (typeof PRIMARY_CATEGORY_TOKENS)[number];
+
+export const primaryCategory = rule(
+  `be one of ${PRIMARY_CATEGORY_TOKENS.join(', ')}`,
+  z
+    .string()
+    .transform((s) => s.trim().toLowerCase())
+    .pipe(z.enum(PRIMARY_CATEGORY_TOKENS)),
+);
+
+/** Comma-separated list of at most 3 ingredients (part 8). Empty entries are dropped. */
+export const ingredientList = rule(
+  'be a comma-separated list of at most 3 ingredients',
+  z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part.length > 0),
+    )
+    .refine((list) => list.length <= 3 && list.every((i) => i.length <= 100)),
+);
+
+/** DECISION: photos accepts 1 (restrict to recipes with photos) and 0 (no restriction). */
+export const photosFlag = rule(
+  'be 1 or 0',
+  z
+    .enum(['1', '0'])
+    .transform((s) => s === '1'),
+);
+
+export const keyword = rule('be a text of at most 200 characters', z.string().max(200));

@@ -1,0 +1,137 @@
+/**
+ * The legacy response records, as zod schemas.
+ *
+ * The search result (RecipeSearchResult, RecipeInfo, Poster) follows legacy-interface.md part 2.5
+ * field for field. Every other body is a DECISION, because the document says "not shown":
+ *
+ * - Review: the fields of the BigOven review model that api2 also publishes (api2 `Review`), with
+ *   the legacy-only MakeAgain, integer ids and `\/Date(ms)\/` dates. One review per answer.
+ * - Reviews of a recipe: a bare array of Review (XML root ArrayOfReview), as api2 answers it.
+ * - Grocery item: the legacy grocery sample quoted in api2-notes, field for field.
+ * - Grocery list: {"Items":[Item, ...]} as in that sample.
+ * - Favorites and try soons: the search result object of part 2.5 holding every entry
+ *   (no paging: api2-notes, paging [C]), because api2 reads them through search.
+ * - Status codes: reads and updates 200, creates 200 with the created record (ASP.NET Web API's
+ *   default), deletes and favorite/try-soon adds 204 with no body (ASP.NET's answer for a void
+ *   action), unknown id 404, somebody else's record 404 (never reveal it exists).
+ */
+import { z } from 'zod';
+import type { OperationId } from '../catalogue/operations.js';
+
+/** `\/Date(<epoch_ms>)\/` as it appears once JSON-decoded: `/Date(1436410705347)/`. */
+export const legacyDate = z.string().regex(/^\/Date\(-?[0-9]+\)\/$/);
+
+export function toLegacyDate(epochMs: number): string {
+  return `/Date(${epochMs})/`;
+}
+
+export const PosterSchema = z.object({
+  UserID: z.number().int(),
+  UserName: z.string().nullable(),
+  ImageURL48: z.string().nullable(),
+  PhotoUrl: z.string().nullable(),
+  IsPremium: z.boolean(),
+  IsKitchenHelper: z.boolean(),
+  PremiumExpiryDate: z.string().nullable(),
+  MemberSince: z.string().nullable(),
+  IsUsingBillingProvider: z.boolean(),
+});
+export type Poster = z.infer<typeof PosterSchema>;
+
+export const RecipeInfoSchema = z.object({
+  RecipeID: z.number().int(),
+  Title: z.string(),
+  Cuisine: z.string().nullable(),
+  Category: z.string(),
+  Subcategory: z.string(),
+  StarRating: z.number(),
+  StarRatingIMG: z.null(),
+  WebURL: z.string(),
+  ImageURL: z.string(),
+  ImageURL120: z.string(),
+  ReviewCount: z.number().int(),
+  Poster: PosterSchema,
+  IsPrivate: z.boolean(),
+  HideFromPublicSearch: z.boolean(),
+  IsBookmark: z.boolean().nullable(),
+  YieldNumber: z.number().int(),
+  QualityScore: z.number(),
+  CreationDate: legacyDate,
+  MaxImageSquare: z.number().int(),
+  TotalTries: z.number().int(),
+  HeroPhotoUrl: z.string(),
+});
+export type RecipeInfo = z.infer<typeof RecipeInfoSchema>;
+
+export const RecipeSearchResultSchema = z.object({
+  ResultCount: z.number().int(),
+  Results: z.array(RecipeInfoSchema),
+  SpellSuggest: z.string().nullable(),
+});
+export type RecipeSearchResult = z.infer<typeof RecipeSearchResultSchema>;
+
+export const ReviewPosterSchema = z.object({
+  UserID: z.number().int(),
+  UserName: z.string().nullable(),
+  ImageURL48: z.string().nullable(),
+});
+
+export const ReviewSchema = z.object({
+  ReviewID: z.number().int(),
+  RecipeID: z.number().int().nullable(),
+  StarRating: z.number().int(),
+  MakeAgain: z.enum(['yes', 'no', 'notmake']).nullable(),
+  Comment: z.string(),
+  TotalMinutes: z.number().int().nullable(),
+  ActiveMinutes: z.number().int().nullable(),
+  Poster: ReviewPosterSchema,
+  CreationDate: legacyDate,
+  LastModified: legacyDate,
+});
+export type Review = z.infer<typeof ReviewSchema>;
+
+export const GroceryItemSchema = z.object({
+  ItemID: z.number().int(),
+  GUID: z.string(),
+  RecipeID: z.number().int().nullable(),
+  Name: z.string(),
+  Notes: z.string(),
+  DisplayQuantity: z.string(),
+  Department: z.string(),
+  CreationDate: legacyDate,
+  IsChecked: z.boolean().nullable(),
+  LocalStatus: z.string(),
+  LastModified: legacyDate,
+  BigOvenObject: z.null(),
+  ThirdPartyURL: z.string().nullable(),
+});
+export type GroceryItem = z.infer<typeof GroceryItemSchema>;
+
+export const GroceryListSchema = z.object({ Items: z.array(GroceryItemSchema) });
+export type GroceryList = z.infer<typeof GroceryListSchema>;
+
+/** What each operation answers on success: status, XML root element and, for arrays, item name. */
+export interface ResponseShape {
+  readonly status: 200 | 204;
+  readonly xmlRoot?: string;
+  readonly xmlItem?: string;
+}
+
+export const RESPONSE_SHAPES: Readonly<Record<OperationId, ResponseShape>> = {
+  'reviews.create': { status: 200, xmlRoot: 'Review' },
+  'reviews.get': { status: 200, xmlRoot: 'Review' },
+  'reviews.list': { status: 200, xmlRoot: 'ArrayOfReview', xmlItem: 'Review' },
+  'reviews.update': { status: 200, xmlRoot: 'Review' },
+  'reviews.delete': { status: 204 },
+  'grocery.create': { status: 200, xmlRoot: 'Item' },
+  'grocery.list': { status: 200, xmlRoot: 'GroceryList' },
+  'grocery.update': { status: 200, xmlRoot: 'Item' },
+  'grocery.delete': { status: 204 },
+  'favorites.create': { status: 204 },
+  'favorites.list': { status: 200, xmlRoot: 'RecipeSearchResult' },
+  'favorites.delete': { status: 204 },
+  'trysoons.create': { status: 204 },
+  'trysoons.list': { status: 200, xmlRoot: 'RecipeSearchResult' },
+  'trysoons.delete': { status: 204 },
+  'recipes.search': { status: 200, xmlRoot: 'RecipeSearchResult' },
+};

@@ -1,0 +1,59 @@
+/**
+ * Rendering legacy answers: content negotiation, JSON or XML bodies, and the legacy error shape.
+ *
+ * Negotiation (api2-notes, authentication table [C]): JSON when the request's `Accept` or
+ * `Content-Type` names application/json, XML otherwise.
+ *
+ * DECISION, the legacy error body (the document is silent; ASP.NET style per api2-notes [I]):
+ *   JSON  {"Message":"<sentence>"} and, for invalid input, "ModelState":{"<field>":["<rule>"]}
+ *   XML   <Error><Message>…</Message><ModelState><field>…</field></ModelState></Error>
+ * The Message names every broken field and its rule. Gateway-made errors also carry an
+ * `X-Gateway-Error` header with a short reason code; legacy backend errors never do.
+ */
+import type { FieldError } from './params.js';
+import { toXml } from './xml.js';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const XML_TYPE = 'application/xml; charset=utf-8';
+
+export function wantsJson(accept: string | undefined, contentType: string | undefined): boolean {
+  return (
+    (accept !== undefined && accept.toLowerCase().includes('application/json')) ||
+    (contentType !== undefined && contentType.toLowerCase().includes('application/json'))
+  );
+}
+
+export interface Rendered {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+}
+
+/** Renders a legacy record; `rootName` is its XML type name, `itemName` names top-level array entries. */
+export function renderLegacy(
+  status: number,
+  value: unknown,
+  json: boolean,
+  rootName: string,
+  itemName?: string,
+): Rendered {
+  return json
+    ? { status, contentType: JSON_TYPE, body: JSON.stringify(value) }
+    : { status, contentType: XML_TYPE, body: toXml(rootName, value, itemName) };
+}
+
+export interface LegacyErrorBody {
+  Message: string;
+  ModelState?: Record<string, string[]>;
+}
+
+export function legacyErrorBody(message: string, fieldErrors?: readonly FieldError[]): LegacyErrorBody {
+  if (!fieldErrors || fieldErrors.length === 0) return { Message: message };
+  const modelState: Record<string, string[]> = {};
+  for (const error of fieldErrors) (modelState[error.field] ??= []).push(error.message);
+  return { Message: message, ModelState: modelState };
+}
+
+export function renderError(status: number, message: string, json: boolean, fieldErrors?: readonly FieldError[]): Rendered {
+  return renderLegacy(status, legacyErrorBody(message, fieldErrors), json, 'Error');
+}
