@@ -1,0 +1,28 @@
+/**
+ * What the gateway's middleware chain shares per request, and what a runtime must provide.
+ */
+import type { Context } from 'hono';
+import type { ClientView, Peer } from '../http/client-view.js';
+import type { RequestRecord } from './request-record.js';
+
+export interface GatewayVariables {
+  /** Normalised path and the raw query, as routed and as forwarded. */
+  target: { path: string; query: string };
+  /** Request headers with lower-case names, read once. */
+  headers: Record<string, string>;
+  client: ClientView;
+  record: RequestRecord;
+}
+
+export interface GatewayEnv {
+  Variables: GatewayVariables;
+}
+
+/** The runtime-specific pieces (Node: from the socket; edge runtimes: from the platform). */
+export interface RuntimeBindings {
+  peer(c: Context): Peer;
+  /** A signal that aborts when the client goes away, or undefined when the runtime cannot tell. */
+  clientSignal(c: Context): AbortSignal | undefined;
+  /** Whether the client sent an absolute-form target (it uses the gateway as its HTTP proxy). */
+  absoluteForm(c: Context): boolean;
+}

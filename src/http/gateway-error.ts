@@ -1,0 +1,36 @@
+/**
+ * Answers the gateway makes itself, in the legacy error shape (src/legacy/render.ts), with a
+ * short machine-readable reason in `X-Gateway-Error`. Messages never carry a secret: callers pass
+ * sentences built from operation ids, upstream names and rules, never from request values.
+ */
+import type { FieldError } from '../legacy/params.js';
+import { renderError } from '../legacy/render.js';
+
+export type GatewayErrorCode =
+  | 'bad-target'
+  | 'misdirected'
+  | 'insecure-credentials'
+  | 'uncatalogued'
+  | 'invalid-request'
+  | 'unauthenticated'
+  | 'body-too-large'
+  | 'upstream-timeout'
+  | 'upstream-unreachable'
+  | 'upstream-reset'
+  | 'upstream-invalid'
+  | 'upstream-too-large'
+  | 'internal';
+
+export function gatewayError(
+  status: number,
+  code: GatewayErrorCode,
+  message: string,
+  json: boolean,
+  fieldErrors?: readonly FieldError[],
+): Response {
+  const rendered = renderError(status, message, json, fieldErrors);
+  return new Response(rendered.body, {
+    status,
+    headers: { 'content-type': rendered.contentType, 'x-gateway-error': code, 'cache-control': 'no-store' },
+  });
+}

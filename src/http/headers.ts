@@ -1,0 +1,68 @@
+/**
+ * Header rules for pass-through, both ways (proxy-lessons, headers and bodies):
+ * hop-by-hop headers and every header named in `Connection` are dropped; the request gets
+ * explicit `X-Forwarded-For/-Proto/-Host`; the client's `Host` is replaced by the upstream's.
+ */
+
+/** RFC 9110 7.6.1 plus the non-standard ones proxies meet in practice. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** Also never forwarded upstream: the gateway sets or recomputes these itself. */
+const REQUEST_ONLY_DROPS = new Set(['host', 'content-length', 'expect', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded']);
+
+function namedInConnection(value: string | string[] | undefined): Set<string> | null {
+  if (!value) return null;
+  const joined = Array.isArray(value) ? value.join(',') : value;
+  const names = joined
+    .split(',')
+    .map((token) => token.trim().toLowerCase())
+    .filter((token) => token.length > 0);
+  return names.length > 0 ? new Set(names) : null;
+}
+
+export interface ForwardedFor {
+  /** The client's address as the gateway sees it (the peer, or from a trusted proxy). */
+  readonly clientChain: string;
+  readonly proto: 'http' | 'https';
+  readonly host: string | undefined;
+}
+
+/** The headers sent upstream for a client request. `incoming` has lower-case names. */
+export function upstreamRequestHeaders(
+  incoming: Readonly<Record<string, string>>,
+  forwarded: ForwardedFor,
+): Record<string, string> {
+  const dropped = namedInConnection(incoming['connection']);
+  const out: Record<string, string> = {};
+  for (const name in incoming) {
+    if (HOP_BY_HOP.has(name) || REQUEST_ONLY_DROPS.has(name) || dropped?.has(name)) continue;
+    out[name] = incoming[name] as string;
+  }
+  out['x-forwarded-for'] = forwarded.clientChain;
+  out['x-forwarded-proto'] = forwarded.proto;
+  if (forwarded.host) out['x-forwarded-host'] = forwarded.host;
+  return out;
+}
+
+/** The headers sent back to the client for an upstream answer. */
+export function clientResponseHeaders(
+  upstream: Readonly<Record<string, string | string[]>>,
+): Record<string, string | string[]> {
+  const dropped = namedInConnection(upstream['connection']);
+  const out: Record<string, string | string[]> = {};
+  for (const name in upstream) {
+    if (HOP_BY_HOP.has(name) || dropped?.has(name)) continue;
+    out[name] = upstream[name] as string | string[];
+  }
+  return out;
+}

@@ -1,0 +1,50 @@
+/**
+ * Scheme and forwarding: works out how the client reached the gateway (TLS, or a trusted proxy's
+ * `X-Forwarded-Proto`), and applies the plain-http credentials policy. Every operation is
+ * accepted over both schemes, whatever the legacy document lists; credentials over plain http
+ * mark the request insecure and are then allowed, redirected to https (308) or refused (403).
+ */
+import type { MiddlewareHandler } from 'hono';
+import { carriesCredentials, viewClient } from '../http/client-view.js';
+import { gatewayError } from '../http/gateway-error.js';
+import type { PeerMatcher } from '../http/trusted-proxies.js';
+import { wantsJson } from '../legacy/render.js';
+import type { GatewayEnv, RuntimeBindings } from '../gateway/env.js';
+import { hostnameOf } from './host-guard.js';
+
+export type PlainHttpPolicy = 'allow' | 'redirect' | 'reject';
+
+export function schemePolicy(
+  runtime: RuntimeBindings,
+  trusted: PeerMatcher,
+  policy: PlainHttpPolicy,
+  httpsPort: number | undefined,
+): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    const headers = c.var.headers;
+    const client = viewClient(runtime.peer(c), headers, trusted);
+    c.set('client', client);
+    const record = c.var.record;
+    record.scheme = client.scheme;
+    record.absoluteForm = runtime.absoluteForm(c);
+    if (client.scheme === 'https' || !carriesCredentials(c.var.target.query, headers)) return next();
+
+    record.insecure = true;
+    if (policy === 'allow') return next();
+    if (policy === 'redirect' && client.host) {
+      const port = httpsPort && httpsPort !== 443 ? `:${httpsPort}` : '';
+      const { path, query } = c.var.target;
+      return new Response(null, {
+        status: 308,
+        headers: { location: `https://${hostnameOf(client.host)}${port}${path}${query ? `?${query}` : ''}`, 'cache-control': 'no-store' },
+      });
+    }
+    record.error = 'insecure-credentials';
+    return gatewayError(
+      403,
+      'insecure-credentials',
+      'Credentials (api_key or Authorization) must be sent over https to this gateway.',
+      wantsJson(headers['accept'], headers['content-type']),
+    );
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * The Node request listener in front of the Hono core. It does the two things only the raw
+ * request can show, before @hono/node-server turns the target into a URL (which would silently
+ * resolve `..` segments):
+ *
+ * 1. Absolute-form targets (`GET http://legacy.example/recipes HTTP/1.1`, from clients that use
+ *    the gateway as their HTTP proxy) are accepted when the host is a configured legacy host and
+ *    rewritten to origin-form with that `Host`; any other host gets 421 and is never contacted.
+ * 2. The raw target is checked with the core's normaliser: dot segments, NUL and the like are
+ *    refused here with the same 400 the core would give.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { gatewayError } from '../http/gateway-error.js';
+import { normaliseTarget } from '../http/target.js';
+import { wantsJson } from '../legacy/render.js';
+import { hostMatcher } from '../middleware/host-guard.js';
+
+export const absoluteFormRequests = new WeakSet<IncomingMessage>();
+
+const ABSOLUTE_FORM = /^(https?):\/\/([^/?#]*)(.*)$/i;
+
+export interface ListenerOptions {
+  readonly legacyHosts: readonly string[];
+  readonly maxUrlLength: number;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function createNodeListener(app: Hono<any>, options: ListenerOptions) {
+  const honoListener = getRequestListener(app.fetch);
+  const isLegacyHost = hostMatcher(options.legacyHosts);
+
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const json = wantsJson(req.headers.accept, req.headers['content-type']);
+    let target = req.url ?? '/';
+    if (target[0] !== '/') {
+      const absolute = ABSOLUTE_FORM.exec(target);
+      if (!absolute) return void refuse(res, gatewayError(400, 'bad-target', 'The request target is refused: it is neither a path nor an http(s) URL.', json));
+      const authority = absolute[2] ?? '';
+      if (authority.includes('@') || !isLegacyHost(authority)) {
+        return void refuse(res, gatewayError(421, 'misdirected', 'Misdirected request: this gateway only proxies the legacy service hosts.', json));
+      }
+      const rest = absolute[3] ?? '';
+      target = rest.startsWith('/') ? rest : `/${rest}`;
+      req.url = target;
+      req.headers.host = authority;
+      absoluteFormRequests.add(req);
+    }
+    const checked = normaliseTarget(target, options.maxUrlLength);
+    if (!checked.ok) {
+      return void refuse(res, gatewayError(checked.status, 'bad-target', `The request target is refused: ${checked.reason}.`, json));
+    }
+    void honoListener(req, res);
+  };
+}
+
+function refuse(res: ServerResponse, response: Response): Promise<void> {
+  return response.text().then((body) => {
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => (headers[name] = value));
+    res.writeHead(response.status, headers);
+    res.end(body);
+  });
+}

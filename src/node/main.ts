@@ -1,0 +1,82 @@
+/**
+ * `npm start`: the gateway on Node.
+ *
+ *   npm start                          sandbox mode: embedded legacy backend on loopback, gateway on :8080
+ *   npm start -- --config FILE         real backends from FILE (or GATEWAY_CONFIG=FILE)
+ *   npm start -- --config FILE --check-config   validate FILE and exit (0 valid, 1 invalid)
+ *
+ * PORT overrides the listen port in both modes.
+ */
+import { parseArgs } from 'node:util';
+import { parseConfig } from '../config/schema.js';
+import type { GatewayConfig } from '../config/schema.js';
+import { startLegacySandbox } from '../sandbox/start.js';
+import { loadConfigFile } from './config-file.js';
+import { startGateway } from './server.js';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      config: { type: 'string' },
+      'check-config': { type: 'boolean', default: false },
+    },
+  });
+  const configPath = values.config ?? process.env['GATEWAY_CONFIG'];
+
+  if (values['check-config']) {
+    if (!configPath) return fail(['--check-config needs --config FILE or GATEWAY_CONFIG']);
+    const result = await loadConfigFile(configPath);
+    if (!result.ok) return fail(result.errors);
+    console.log(`${configPath}: valid`);
+    return;
+  }
+
+  const closers: Array<() => Promise<void>> = [];
+  let config: GatewayConfig;
+  let sandboxNote = '';
+  if (configPath) {
+    const result = await loadConfigFile(configPath);
+    if (!result.ok) return fail(result.errors);
+    config = result.config;
+  } else {
+    const legacySandbox = await startLegacySandbox({ port: Number(process.env['SANDBOX_LEGACY_PORT'] ?? 0) });
+    closers.push(() => legacySandbox.close());
+    const result = parseConfig({
+      upstreams: { legacy: { baseUrl: legacySandbox.origin } },
+      legacyHosts: ['api.bigoven.com'],
+    });
+    if (!result.ok) return fail(result.errors);
+    config = result.config;
+    sandboxNote = `  sandbox legacy backend: ${legacySandbox.origin}  (api keys sandbox-free-key, sandbox-paid-key; users alice:alice-pass, bob:bob-pass)\n`;
+  }
+  if (process.env['PORT']) config = { ...config, listen: { ...config.listen, port: Number(process.env['PORT']) } };
+
+  const gateway = await startGateway(config);
+  closers.unshift(() => gateway.close());
+  const local = `http://127.0.0.1:${new URL(gateway.httpOrigin).port}`;
+  process.stdout.write(
+    `recipe-gateway listening on ${gateway.httpOrigin}${gateway.httpsOrigin ? ` and ${gateway.httpsOrigin}` : ''}\n` +
+      `  legacy upstream: ${config.upstreams.legacy.baseUrl}\n` +
+      sandboxNote +
+      (sandboxNote
+        ? `try:\n` +
+          `  curl '${local}/recipes?title_kw=soup&pg=1&rpp=5&api_key=sandbox-free-key' -H 'Accept: application/json'\n` +
+          `  curl -u alice:alice-pass '${local}/grocerylist?api_key=sandbox-free-key' -H 'Accept: application/json'\n`
+        : '') +
+      `  health: ${local}/healthz\n`,
+  );
+
+  const stop = (signal: string): void => {
+    process.stdout.write(`${signal}: closing\n`);
+    void Promise.all(closers.map((close) => close())).then(() => process.exit(0));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+function fail(errors: string[]): void {
+  for (const error of errors) console.error(error);
+  process.exitCode = 1;
+}
+
+void main();

@@ -1,0 +1,28 @@
+/**
+ * Runtime bindings for @hono/node-server: the peer comes from the socket, and the client's
+ * disconnect from the response's `close` event (reading `c.req.raw.signal` would build a full
+ * WHATWG Request and cost about a third of throughput: proxy-lessons, speed on Node).
+ */
+import type { Context } from 'hono';
+import type { HttpBindings } from '@hono/node-server';
+import type { RuntimeBindings } from '../gateway/env.js';
+import { absoluteFormRequests } from './listener.js';
+
+export const nodeRuntime: RuntimeBindings = {
+  peer(c: Context) {
+    const socket = (c.env as HttpBindings).incoming.socket;
+    return { address: socket.remoteAddress ?? '', tls: (socket as { encrypted?: boolean }).encrypted === true };
+  },
+  clientSignal(c: Context) {
+    const outgoing = (c.env as HttpBindings).outgoing;
+    const controller = new AbortController();
+    if (outgoing.destroyed) controller.abort();
+    else outgoing.once('close', () => {
+      if (!outgoing.writableFinished) controller.abort();
+    });
+    return controller.signal;
+  },
+  absoluteForm(c: Context) {
+    return absoluteFormRequests.has((c.env as HttpBindings).incoming);
+  },
+};

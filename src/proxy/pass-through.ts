@@ -1,0 +1,83 @@
+/**
+ * Transparent pass-through to an upstream: status, headers and body bytes as the upstream sent
+ * them (content-encoding included), hop-by-hop headers dropped both ways, no body on HEAD, 204 and
+ * 304. Failures become 502/504 in the legacy error shape; nothing is retried here.
+ */
+import { clientResponseHeaders } from '../http/headers.js';
+import { gatewayError } from '../http/gateway-error.js';
+import type { UpstreamClient, UpstreamError, UpstreamRequest, UpstreamResponse } from '../upstream/types.js';
+import { UpstreamError as UpstreamErrorClass } from '../upstream/types.js';
+
+export interface PassThroughContext {
+  /** Operation id or `uncatalogued`, for messages. */
+  readonly label: string;
+  /** Whether the method is a write: its outcome may be unknown after a failure. */
+  readonly write: boolean;
+  readonly json: boolean;
+}
+
+export async function passThrough(
+  upstream: UpstreamClient,
+  request: UpstreamRequest,
+  context: PassThroughContext,
+): Promise<Response> {
+  let answer: UpstreamResponse;
+  try {
+    answer = await upstream.request(request);
+  } catch (error) {
+    if (error instanceof UpstreamErrorClass) return upstreamFailure(error, context);
+    throw error;
+  }
+  if (answer.status < 200 || answer.status > 599) {
+    const invalid = new UpstreamErrorClass('protocol', upstream.name, true, `upstream '${upstream.name}' answered status ${answer.status}`);
+    return upstreamFailure(invalid, context);
+  }
+  return toClientResponse(answer, request.method);
+}
+
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+
+export function toClientResponse(answer: UpstreamResponse, method: string): Response {
+  const headers = clientResponseHeaders(answer.headers);
+  const noBody = method === 'HEAD' || NULL_BODY_STATUS.has(answer.status);
+  const body = noBody || answer.body.byteLength === 0 ? null : (answer.body as Uint8Array<ArrayBuffer>);
+  return new Response(body, { status: answer.status, headers: toHeadersInit(headers) });
+}
+
+/** A plain object keeps @hono/node-server on its fast path; repeated headers need a Headers. */
+function toHeadersInit(headers: Record<string, string | string[]>): HeadersInit {
+  let plain = true;
+  for (const name in headers) {
+    if (Array.isArray(headers[name])) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return headers as Record<string, string>;
+  const multi = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    for (const one of Array.isArray(value) ? value : [value]) multi.append(name, one);
+  }
+  return multi;
+}
+
+export function upstreamFailure(error: UpstreamError, context: PassThroughContext): Response {
+  const unknownOutcome =
+    context.write && error.sent ? ' The request may have been applied: its outcome is unknown, check before repeating it.' : '';
+  const where = `${context.label} via upstream '${error.upstream}'`;
+  switch (error.failure) {
+    case 'timeout':
+      return gatewayError(504, 'upstream-timeout', `Gateway timeout: ${error.message} (${where}).${unknownOutcome}`, context.json);
+    case 'connect':
+      return gatewayError(502, 'upstream-unreachable', `Bad gateway: ${error.message} (${where}).`, context.json);
+    case 'too-large':
+      return gatewayError(502, 'upstream-too-large', `Bad gateway: ${error.message} (${where}).${unknownOutcome}`, context.json);
+    case 'protocol':
+      return gatewayError(502, 'upstream-invalid', `Bad gateway: ${error.message} (${where}).${unknownOutcome}`, context.json);
+    case 'reset':
+      return gatewayError(502, 'upstream-reset', `Bad gateway: ${error.message} (${where}).${unknownOutcome}`, context.json);
+    case 'aborted':
+      // The client is gone; nobody reads this answer.
+      return new Response(null, { status: 499 });
+  }
+}

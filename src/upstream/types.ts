@@ -1,0 +1,54 @@
+/**
+ * The upstream client contract. The core never imports an HTTP library: it is handed an
+ * `UpstreamClient` (undici on Node, fetch on edge runtimes) and speaks only these types.
+ */
+
+export interface UpstreamRequest {
+  readonly method: string;
+  /** Origin-form path and query, already normalised; appended to the upstream's base path. */
+  readonly target: string;
+  /** Lower-case header names; hop-by-hop headers already removed. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: Uint8Array | null;
+  /** Whole-exchange deadline: connect, headers and body. */
+  readonly timeoutMs: number;
+  /** Aborted when the client went away. */
+  readonly signal?: AbortSignal;
+}
+
+export interface UpstreamResponse {
+  readonly status: number;
+  /** Lower-case names; repeated headers as arrays. */
+  readonly headers: Readonly<Record<string, string | string[]>>;
+  readonly body: Uint8Array;
+}
+
+/**
+ * Why an exchange failed. `sent` tells whether the request may have reached the upstream:
+ * a write that failed after it was sent has an unknown outcome and is never retried.
+ */
+export type UpstreamFailure =
+  | 'timeout' // the deadline passed
+  | 'connect' // no connection could be made
+  | 'reset' // the connection broke during the exchange
+  | 'too-large' // the answer exceeded the configured maximum
+  | 'protocol' // the upstream spoke invalid HTTP
+  | 'aborted'; // the client went away
+
+export class UpstreamError extends Error {
+  constructor(
+    readonly failure: UpstreamFailure,
+    readonly upstream: string,
+    readonly sent: boolean,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+}
+
+export interface UpstreamClient {
+  readonly name: string;
+  request(request: UpstreamRequest): Promise<UpstreamResponse>;
+  close(): Promise<void>;
+}
