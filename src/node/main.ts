@@ -10,7 +10,6 @@
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../config/schema.js';
 import type { GatewayConfig } from '../config/schema.js';
-import { startLegacySandbox } from '../sandbox/start.js';
 import { loadConfigFile } from './config-file.js';
 import { startGateway } from './server.js';
 
@@ -39,6 +38,8 @@ async function main(): Promise<void> {
     if (!result.ok) return fail(result.errors);
     config = result.config;
   } else {
+    // Loaded only in sandbox mode: a gateway with a config file never carries the sandbox.
+    const { startLegacySandbox } = await import('../sandbox/start.js');
     const legacySandbox = await startLegacySandbox({ port: Number(process.env['SANDBOX_LEGACY_PORT'] ?? 0) });
     closers.push(() => legacySandbox.close());
     const result = parseConfig({

@@ -1,0 +1,355 @@
+/**
+ * The legacy sandbox backend as a Hono app: what the real legacy server answers, close enough for
+ * the gateway's tests and shadow comparisons. Runtime-agnostic (no `node:` imports).
+ *
+ * One catch-all handler: target normalisation → route table → shared request checks
+ * (checkLegacyRequest) → key, user and plan checks → store → legacy rendering → HTTP details
+ * (ETag/304, gzip, Cache-Control).
+ *
+ * DECISIONS:
+ * - Check order: target (400/414) → route (404/405) → api_key present (403) → Basic present on user
+ *   operations (403) → body and parameter rules (400) → api_key known (403) → Basic valid, whenever
+ *   given, also on search and recipe detail (403) → paid-plan parameters with a free key (403) → act.
+ * - 404 and 405 use ASP.NET Web API's messages; 405 carries `Allow` (HEAD listed with GET).
+ * - Unexpected exceptions: 500 "An error has occurred." (ASP.NET's wording), never a stack trace.
+ * - Cache-Control: `no-store` on errors and on every user-scoped answer (grocery, favorites, try
+ *   soons, review writes, and search or detail asked with a user, since IsBookmark is per user);
+ *   anonymous search and detail `public, max-age=60`; review reads `no-cache` (revalidate by ETag).
+ * - ETag: weak, FNV-1a of the uncompressed body, on every 200 answer to GET/HEAD; If-None-Match
+ *   (list, weak comparison, `*`) gives 304 with ETag, Cache-Control and Vary, no body.
+ * - Bodies of at least 1024 bytes are gzip-compressed when Accept-Encoding accepts gzip (q > 0,
+ *   or `*`); they carry `Vary: Accept, Accept-Encoding`, smaller ones `Vary: Accept` (JSON or XML
+ *   is chosen by Accept). Content-Length is always the length of the bytes sent.
+ */
+import { Hono } from 'hono';
+import type { HonoRequest } from 'hono';
+import type { Operation, OperationId } from '../catalogue/operations.js';
+import { RouteTable } from '../catalogue/route-table.js';
+import { normaliseTarget, originFormOf } from '../http/target.js';
+import { parseBasic } from '../legacy/credentials.js';
+import type { BasicCredentials } from '../legacy/credentials.js';
+import { positiveId } from '../legacy/param-rules.js';
+import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
+import { paidParamsUsed, parseQuery } from '../legacy/params.js';
+import { RESPONSE_SHAPES } from '../legacy/records.js';
+import { checkLegacyRequest, MESSAGES } from '../legacy/request-check.js';
+import { renderError, renderLegacy, wantsJson } from '../legacy/render.js';
+import type { FieldError } from '../legacy/params.js';
+import type { MakeAgain, SandboxUser } from './dataset.js';
+import type { GroceryInput, LegacyStore, ReviewInput, StoreResult } from './legacy-store.js';
+
+export const SANDBOX_MESSAGES = {
+  unknownKey: 'Authentication failed: unknown api_key.',
+  badUser: 'Authentication failed: unknown user name or wrong password.',
+  notFound: 'No HTTP resource was found that matches the request URI.',
+  internal: 'An error has occurred.',
+  paidOnly: (params: readonly string[]) =>
+    `Authentication failed: ${params.join(', ')} ${params.length === 1 ? 'is' : 'are'} available on paid plans only.`,
+  methodNotAllowed: (method: string) => `The requested resource does not support http method '${method}'.`,
+} as const;
+
+/** What a request is answered with, before the HTTP details are applied. */
+interface Answer {
+  readonly status: number;
+  /** null: no body and no Content-Type (204). */
+  readonly body: string | null;
+  readonly contentType?: string;
+  readonly cacheControl: string;
+  readonly allow?: string;
+}
+
+interface RequestView {
+  readonly method: string;
+  readonly url: string;
+  readonly json: boolean;
+  readonly contentType: string | undefined;
+  readonly authorization: string | undefined;
+  readonly ifNoneMatch: string | undefined;
+  readonly acceptEncoding: string | undefined;
+  readonly readBody: () => Promise<Uint8Array>;
+}
+
+const NO_STORE = 'no-store';
+const PUBLIC_CACHE = 'public, max-age=60';
+const RECIPE_DETAIL = /^(?:\/v[0-9]{1,3})?\/recipe\/([^/]+)\/?$/i;
+const COMPRESS_FROM_BYTES = 1024;
+const ENCODER = new TextEncoder();
+
+export function createLegacySandboxApp(store: LegacyStore): Hono {
+  const app = new Hono();
+  const routes = new RouteTable();
+  app.all('*', async (c) => {
+    const view = viewOf(c.req);
+    let answer: Answer;
+    try {
+      answer = await answerRequest(store, routes, view);
+    } catch {
+      answer = failure(500, SANDBOX_MESSAGES.internal, view.json);
+    }
+    return finish(answer, view);
+  });
+  app.onError((_error, c) => {
+    const rendered = renderError(500, SANDBOX_MESSAGES.internal, wantsJson(c.req.header('accept'), c.req.header('content-type')));
+    return new Response(rendered.body, { status: 500, headers: { 'Content-Type': rendered.contentType, 'Cache-Control': NO_STORE } });
+  });
+  return app;
+}
+
+function viewOf(req: HonoRequest): RequestView {
+  const contentType = req.header('content-type');
+  return {
+    method: req.method.toUpperCase(),
+    url: req.url,
+    json: wantsJson(req.header('accept'), contentType),
+    contentType,
+    authorization: req.header('authorization'),
+    ifNoneMatch: req.header('if-none-match'),
+    acceptEncoding: req.header('accept-encoding'),
+    readBody: async () => new Uint8Array(await req.arrayBuffer()),
+  };
+}
+
+// ---------------------------------------------------------------- request → answer
+
+async function answerRequest(store: LegacyStore, routes: RouteTable, req: RequestView): Promise<Answer> {
+  const target = normaliseTarget(originFormOf(req.url));
+  if (!target.ok) return failure(target.status, `The request is invalid: ${target.reason}.`, req.json);
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
+
+  const match = routes.match(method, target.path);
+  if (!match) {
+    const detail = RECIPE_DETAIL.exec(target.path);
+    if (detail?.[1] !== undefined) {
+      return method === 'GET' ? recipeDetail(store, detail[1], target.query, req) : notAllowed(req, ['GET']);
+    }
+    const allowed = routes.methodsFor(target.path);
+    return allowed.length > 0 ? notAllowed(req, allowed) : failure(404, SANDBOX_MESSAGES.notFound, req.json);
+  }
+
+  const body = method === 'GET' ? null : await req.readBody();
+  const checked = checkLegacyRequest(match, { query: target.query, contentType: req.contentType, authorization: req.authorization, body });
+  if (!checked.ok) return failure(checked.status, checked.message, req.json, checked.errors);
+  const plan = store.planOf(checked.apiKey);
+  if (!plan) return failure(403, SANDBOX_MESSAGES.unknownKey, req.json);
+  const user = authenticate(store, checked.user);
+  if (user === false) return failure(403, SANDBOX_MESSAGES.badUser, req.json);
+  const paid = paidParamsUsed(match.operation, checked.query);
+  if (paid.length > 0 && plan === 'free') return failure(403, SANDBOX_MESSAGES.paidOnly(paid), req.json);
+
+  const cacheControl = cacheControlFor(match.operation, user);
+  const outcome = ACTIONS[match.operation.id](store, new Values(checked.values), user);
+  if (!outcome.ok) return failure(outcome.status, outcome.message, req.json);
+  return success(match.operation.id, outcome.value, req.json, cacheControl);
+}
+
+/** The uncatalogued `GET /recipe/{id}` (RecipeInfo + Ingredients + Instructions, root `Recipe`): api_key only. */
+function recipeDetail(store: LegacyStore, rawId: string, query: string, req: RequestView): Answer {
+  if (!parseQuery(query).get('api_key')) return failure(403, MESSAGES.apiKeyMissing, req.json);
+  const id = positiveId.schema.safeParse(safeDecode(rawId));
+  if (!id.success) {
+    const error: FieldError = { field: 'id', message: `id must ${positiveId.rule}` };
+    return failure(400, `The request is invalid: ${error.message}.`, req.json, [error]);
+  }
+  if (!store.planOf(parseQuery(query).get('api_key') ?? '')) return failure(403, SANDBOX_MESSAGES.unknownKey, req.json);
+  const user = authenticate(store, parseBasic(req.authorization));
+  if (user === false) return failure(403, SANDBOX_MESSAGES.badUser, req.json);
+  const found = store.recipeDetail(id.data as number, user?.userId ?? null);
+  if (!found.ok) return failure(found.status, found.message, req.json);
+  const rendered = renderLegacy(200, found.value, req.json, 'Recipe');
+  return { ...rendered, cacheControl: user ? NO_STORE : PUBLIC_CACHE };
+}
+
+/** null: no credentials given; false: given but wrong. */
+function authenticate(store: LegacyStore, credentials: BasicCredentials | null): SandboxUser | null | false {
+  if (!credentials) return null;
+  return store.authenticate(credentials.user, credentials.password) ?? false;
+}
+
+function cacheControlFor(operation: Operation, user: SandboxUser | null): string {
+  if (operation.id === 'recipes.search') return user ? NO_STORE : PUBLIC_CACHE;
+  if (operation.resource === 'reviews' && operation.safe) return 'no-cache';
+  return NO_STORE;
+}
+
+function success(id: OperationId, value: unknown, json: boolean, cacheControl: string): Answer {
+  const shape = RESPONSE_SHAPES[id];
+  if (shape.status === 204) return { status: 204, body: null, cacheControl };
+  return { ...renderLegacy(shape.status, value, json, shape.xmlRoot ?? 'Result', shape.xmlItem), cacheControl };
+}
+
+function failure(status: number, message: string, json: boolean, errors?: readonly FieldError[]): Answer {
+  return { ...renderError(status, message, json, errors), cacheControl: NO_STORE };
+}
+
+function notAllowed(req: RequestView, methods: readonly string[]): Answer {
+  const allow = methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])).join(', ');
+  return { ...failure(405, SANDBOX_MESSAGES.methodNotAllowed(req.method), req.json), allow };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+// ---------------------------------------------------------------- operations
+
+/** Typed reads of the values checkLegacyRequest validated (a missing required value is a bug: 500). */
+class Values {
+  constructor(private readonly values: Readonly<Record<string, unknown>>) {}
+  number(name: string): number {
+    const value = this.values[name];
+    if (typeof value !== 'number') throw new Error(`validated value ${name} is missing`);
+    return value;
+  }
+  text(name: string): string {
+    const value = this.values[name];
+    if (typeof value !== 'string') throw new Error(`validated value ${name} is missing`);
+    return value;
+  }
+  optionalNumber(name: string): number | null {
+    const value = this.values[name];
+    return typeof value === 'number' ? value : null;
+  }
+  optionalText(name: string): string | null {
+    const value = this.values[name];
+    return typeof value === 'string' ? value : null;
+  }
+  optionalList(name: string): string[] | undefined {
+    const value = this.values[name];
+    return Array.isArray(value) && value.length > 0 ? value.map(String) : undefined;
+  }
+  optionalBoolean(name: string): boolean | undefined {
+    const value = this.values[name];
+    return typeof value === 'boolean' ? value : undefined;
+  }
+}
+
+type Action = (store: LegacyStore, values: Values, user: SandboxUser | null) => StoreResult<unknown>;
+
+function requireUser(user: SandboxUser | null): SandboxUser {
+  if (!user) throw new Error('user operation without an authenticated user');
+  return user;
+}
+
+function reviewInput(v: Values): ReviewInput {
+  const makeAgain = v.text('makeagain');
+  if (makeAgain !== 'yes' && makeAgain !== 'no' && makeAgain !== 'notmake') throw new Error('validated makeagain is invalid');
+  return {
+    recipeId: v.number('rid'),
+    rating: v.number('rating'),
+    makeAgain: makeAgain satisfies MakeAgain,
+    comment: v.text('message'),
+    totalMinutes: v.optionalNumber('totaltime'),
+    activeMinutes: v.optionalNumber('activetime'),
+  };
+}
+
+function groceryInput(v: Values): GroceryInput {
+  return { quantity: v.text('quantity'), name: v.text('name'), notes: v.optionalText('notes'), department: v.optionalText('department') };
+}
+
+const done = <T>(value: T): StoreResult<T> => ({ ok: true, value });
+
+const ACTIONS: Readonly<Record<OperationId, Action>> = {
+  'reviews.create': (s, v, u) => s.createReview(requireUser(u).userId, reviewInput(v)),
+  'reviews.get': (s, v) => s.getReview(v.number('id')),
+  'reviews.list': (s, v, u) => s.listReviews(v.number('rid'), u?.userId ?? null),
+  'reviews.update': (s, v, u) => s.updateReview(requireUser(u).userId, v.number('id'), reviewInput(v)),
+  'reviews.delete': (s, v, u) => s.deleteReview(requireUser(u).userId, v.number('id')),
+  'grocery.create': (s, v, u) => done(s.createGrocery(requireUser(u).userId, groceryInput(v))),
+  'grocery.list': (s, _v, u) => done(s.listGrocery(requireUser(u).userId)),
+  'grocery.update': (s, v, u) => s.updateGrocery(requireUser(u).userId, v.text('id'), groceryInput(v)),
+  'grocery.delete': (s, v, u) => s.deleteGrocery(requireUser(u).userId, v.text('id')),
+  'favorites.create': (s, v, u) => s.addToList('favorites', requireUser(u).userId, v.number('rid')),
+  'favorites.list': (s, _v, u) => done(s.readList('favorites', requireUser(u).userId)),
+  'favorites.delete': (s, v, u) => s.removeFromList('favorites', requireUser(u).userId, v.number('rid')),
+  'trysoons.create': (s, v, u) => s.addToList('trysoons', requireUser(u).userId, v.number('rid')),
+  'trysoons.list': (s, _v, u) => done(s.readList('trysoons', requireUser(u).userId)),
+  'trysoons.delete': (s, v, u) => s.removeFromList('trysoons', requireUser(u).userId, v.number('rid')),
+  'recipes.search': (s, v, u) => {
+    const titleKw = v.optionalText('title_kw');
+    const anyKw = v.optionalText('any_kw');
+    const cuisine = v.optionalText('cuisine');
+    const category = v.optionalText('include_primarycat');
+    const includeIng = v.optionalList('include_ing');
+    const excludeIng = v.optionalList('exclude_ing');
+    const photos = v.optionalBoolean('photos');
+    return done(
+      s.search(
+        {
+          ...(titleKw ? { titleKw } : {}),
+          ...(anyKw ? { anyKw } : {}),
+          ...(cuisine ? { cuisine } : {}),
+          // The primaryCategory rule yields one of PRIMARY_CATEGORY_TOKENS.
+          ...(category ? { category: category as PrimaryCategoryToken } : {}),
+          ...(includeIng ? { includeIng } : {}),
+          ...(excludeIng ? { excludeIng } : {}),
+          ...(photos !== undefined ? { photos } : {}),
+          page: v.optionalNumber('pg') ?? 1,
+          perPage: v.optionalNumber('rpp') ?? 10,
+        },
+        u?.userId ?? null,
+      ),
+    );
+  },
+};
+
+// ---------------------------------------------------------------- answer → HTTP response
+
+async function finish(answer: Answer, req: RequestView): Promise<Response> {
+  const headers: Record<string, string> = { 'Cache-Control': answer.cacheControl };
+  if (answer.allow) headers['Allow'] = answer.allow;
+  if (answer.body === null) return new Response(null, { status: answer.status, headers });
+
+  let bytes = ENCODER.encode(answer.body);
+  const large = bytes.byteLength >= COMPRESS_FROM_BYTES;
+  headers['Vary'] = large ? 'Accept, Accept-Encoding' : 'Accept';
+  if ((req.method === 'GET' || req.method === 'HEAD') && answer.status === 200) {
+    headers['ETag'] = weakEtag(bytes);
+    if (ifNoneMatchHits(req.ifNoneMatch, headers['ETag'])) return new Response(null, { status: 304, headers });
+  }
+  headers['Content-Type'] = answer.contentType ?? 'text/plain; charset=utf-8';
+  if (large && acceptsGzip(req.acceptEncoding)) {
+    bytes = await gzip(bytes);
+    headers['Content-Encoding'] = 'gzip';
+  }
+  headers['Content-Length'] = String(bytes.byteLength);
+  return new Response(bytes, { status: answer.status, headers });
+}
+
+/** FNV-1a (32 bit) of the bytes, with their length: `W/"<len hex>-<hash hex>"`. */
+export function weakEtag(bytes: Uint8Array): string {
+  let hash = 0x811c9dc5;
+  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return `W/"${bytes.byteLength.toString(16)}-${hash.toString(16).padStart(8, '0')}"`;
+}
+
+function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = etag.replace(/^W\//, '');
+  return header.split(',').some((tag) => {
+    const value = tag.trim();
+    return value === '*' || value.replace(/^W\//, '') === opaque;
+  });
+}
+
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  let wildcard: number | null = null;
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    const qParam = params.find((p) => p.startsWith('q='));
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
+    if (name === 'gzip' || name === 'x-gzip') return q > 0;
+    if (name === '*') wildcard = q;
+  }
+  return wildcard !== null && wildcard > 0;
+}
+
+async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}

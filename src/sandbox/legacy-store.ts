@@ -1,0 +1,400 @@
+/**
+ * The legacy sandbox's in-memory store: a fresh, mutable copy of the dataset per instance (tests
+ * never share state) and the operations of the legacy interface, answering legacy records.
+ *
+ * DECISIONS (the legacy document is silent):
+ * - Someone else's review: 403 on update and delete (reviews are public, hiding them is pointless).
+ *   Someone else's grocery item: 404 (lists are private; never reveal that the item exists).
+ * - One review per (user, recipe), as api2 does [C]: a second create by the same user updates the
+ *   first and answers it with its ReviewID.
+ * - Updates replace every field (PUT semantics): an absent optional field becomes null (review
+ *   minutes) or '' (grocery notes and department).
+ * - Review update: rid must be the review's recipe, else 400.
+ * - A private recipe is visible to its poster only; to anybody else it does not exist (404).
+ *   Private and hidden recipes never appear in search.
+ * - Favorite / try-soon add of a recipe already in the list: no change, success (idempotent).
+ *   Remove of a recipe not in the list: 404.
+ * - Reviews of a recipe, favorites, try soons and grocery items are listed in ascending id /
+ *   insertion order, unpaged.
+ */
+import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
+import { toLegacyDate } from '../legacy/records.js';
+import type { GroceryItem, GroceryList, RecipeSearchResult, Review } from '../legacy/records.js';
+import { avatarUrl48, buildDataset, guidFromCounter, planOfKey, SANDBOX_LOGINS, toRecipeDetail, toRecipeInfo } from './dataset.js';
+import type {
+  MakeAgain,
+  NeutralGroceryItem,
+  NeutralRecipe,
+  NeutralReview,
+  Plan,
+  RecipeDetail,
+  ReviewStats,
+  SandboxDataset,
+  SandboxUser,
+} from './dataset.js';
+
+export type StoreResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly status: 400 | 403 | 404; readonly message: string };
+
+export interface SearchQuery {
+  readonly titleKw?: string;
+  readonly anyKw?: string;
+  readonly category?: PrimaryCategoryToken;
+  readonly cuisine?: string;
+  readonly includeIng?: readonly string[];
+  readonly excludeIng?: readonly string[];
+  readonly photos?: boolean;
+  /** Default 1. */
+  readonly page?: number;
+  /** Default 10 (DECISION, after a legacy client library [I]). */
+  readonly perPage?: number;
+}
+
+export interface ReviewInput {
+  readonly recipeId: number;
+  readonly rating: number;
+  readonly makeAgain: MakeAgain;
+  readonly comment: string;
+  readonly totalMinutes: number | null;
+  readonly activeMinutes: number | null;
+}
+
+export interface GroceryInput {
+  readonly quantity: string;
+  readonly name: string;
+  readonly notes: string | null;
+  readonly department: string | null;
+}
+
+export type UserList = 'favorites' | 'trysoons';
+
+export interface LegacyStoreOptions {
+  readonly dataset?: SandboxDataset;
+  /** Clock for records created or changed at run time; the dataset itself never reads a clock. */
+  readonly now?: () => number;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+interface SearchText {
+  readonly title: string;
+  readonly cuisine: string;
+  readonly ingredients: readonly string[];
+  readonly anywhere: string;
+}
+
+const ok = <T>(value: T): StoreResult<T> => ({ ok: true, value });
+const fail = <T>(status: 400 | 403 | 404, message: string): StoreResult<T> => ({ ok: false, status, message });
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class LegacyStore {
+  private readonly now: () => number;
+  private readonly users = new Map<number, SandboxUser>();
+  private readonly usersByName = new Map<string, SandboxUser>();
+  private readonly recipes = new Map<number, NeutralRecipe>();
+  private readonly searchText = new Map<number, SearchText>();
+  private readonly reviews = new Map<number, Mutable<NeutralReview>>();
+  private readonly reviewsByRecipe = new Map<number, Set<number>>();
+  private readonly grocery = new Map<number, Mutable<NeutralGroceryItem>>();
+  private readonly lists: Record<UserList, Map<number, Set<number>>> = { favorites: new Map(), trysoons: new Map() };
+  private nextReviewId = 1;
+  private nextItemId = 1;
+
+  constructor(options: LegacyStoreOptions = {}) {
+    // structuredClone: a store never mutates a dataset it was given, nor shares it with another store.
+    const data = structuredClone(options.dataset ?? buildDataset());
+    this.now = options.now ?? (() => Date.now());
+    for (const user of data.users) {
+      this.users.set(user.userId, user);
+      this.usersByName.set(user.userName.toLowerCase(), user);
+    }
+    for (const recipe of data.recipes) {
+      this.recipes.set(recipe.id, recipe);
+      this.searchText.set(recipe.id, searchTextOf(recipe));
+    }
+    for (const review of data.reviews) this.putReview({ ...review });
+    for (const item of data.groceryItems) {
+      this.grocery.set(item.id, { ...item });
+      this.nextItemId = Math.max(this.nextItemId, item.id + 1);
+    }
+    for (const entry of data.favorites) this.listOf('favorites', entry.userId).add(entry.recipeId);
+    for (const entry of data.trySoons) this.listOf('trysoons', entry.userId).add(entry.recipeId);
+  }
+
+  // ------------------------------------------------------------ credentials
+
+  planOf(apiKey: string): Plan | null {
+    return planOfKey(apiKey);
+  }
+
+  /** DECISION: user names match without regard to case, passwords exactly. */
+  authenticate(userName: string, password: string): SandboxUser | null {
+    const login = Object.values(SANDBOX_LOGINS).find((l) => l.user === userName.toLowerCase());
+    if (!login || login.password !== password) return null;
+    return this.users.get(login.userId) ?? null;
+  }
+
+  // ------------------------------------------------------------ recipes
+
+  reviewStats(recipeId: number): ReviewStats {
+    const ids = this.reviewsByRecipe.get(recipeId);
+    if (!ids || ids.size === 0) return { count: 0, average: 0 };
+    let sum = 0;
+    for (const id of ids) sum += this.reviews.get(id)?.rating ?? 0;
+    return { count: ids.size, average: sum / ids.size };
+  }
+
+  search(query: SearchQuery, viewerId: number | null): RecipeSearchResult {
+    const matches: NeutralRecipe[] = [];
+    for (const recipe of this.recipes.values()) if (this.matches(recipe, query)) matches.push(recipe);
+    const perPage = query.perPage ?? 10;
+    const start = ((query.page ?? 1) - 1) * perPage;
+    return this.resultOf(matches, matches.slice(start, start + perPage), viewerId);
+  }
+
+  recipeDetail(recipeId: number, viewerId: number | null): StoreResult<RecipeDetail> {
+    const recipe = this.visibleRecipe(recipeId, viewerId);
+    if (!recipe) return fail(404, `Recipe ${recipeId} was not found.`);
+    return ok(toRecipeDetail(recipe, this.posterOf(recipe), this.reviewStats(recipe.id), this.bookmarksOf(viewerId)));
+  }
+
+  // ------------------------------------------------------------ reviews
+
+  getReview(reviewId: number): StoreResult<Review> {
+    const review = this.reviews.get(reviewId);
+    return review ? ok(this.toReview(review)) : fail(404, `Review ${reviewId} was not found.`);
+  }
+
+  listReviews(recipeId: number, viewerId: number | null): StoreResult<Review[]> {
+    if (!this.visibleRecipe(recipeId, viewerId)) return fail(404, `Recipe ${recipeId} was not found.`);
+    const ids = [...(this.reviewsByRecipe.get(recipeId) ?? [])].sort((a, b) => a - b);
+    return ok(ids.flatMap((id) => {
+      const review = this.reviews.get(id);
+      return review ? [this.toReview(review)] : [];
+    }));
+  }
+
+  createReview(userId: number, input: ReviewInput): StoreResult<Review> {
+    if (!this.visibleRecipe(input.recipeId, userId)) return fail(404, `Recipe ${input.recipeId} was not found.`);
+    const existing = [...(this.reviewsByRecipe.get(input.recipeId) ?? [])]
+      .map((id) => this.reviews.get(id))
+      .find((review) => review?.userId === userId);
+    if (existing) return this.updateReview(userId, existing.id, input);
+    const now = this.now();
+    const review: NeutralReview = { id: this.nextReviewId, userId, ...input, createdAtMs: now, modifiedAtMs: now };
+    this.putReview(review);
+    return ok(this.toReview(review));
+  }
+
+  updateReview(userId: number, reviewId: number, input: ReviewInput): StoreResult<Review> {
+    const review = this.reviews.get(reviewId);
+    if (!review) return fail(404, `Review ${reviewId} was not found.`);
+    if (review.userId !== userId) return fail(403, `Review ${reviewId} belongs to another user.`);
+    if (review.recipeId !== input.recipeId) return fail(400, `The request is invalid: rid must be the recipe of review ${reviewId}.`);
+    Object.assign(review, {
+      rating: input.rating,
+      makeAgain: input.makeAgain,
+      comment: input.comment,
+      totalMinutes: input.totalMinutes,
+      activeMinutes: input.activeMinutes,
+      modifiedAtMs: this.now(),
+    });
+    return ok(this.toReview(review));
+  }
+
+  deleteReview(userId: number, reviewId: number): StoreResult<null> {
+    const review = this.reviews.get(reviewId);
+    if (!review) return fail(404, `Review ${reviewId} was not found.`);
+    if (review.userId !== userId) return fail(403, `Review ${reviewId} belongs to another user.`);
+    this.reviews.delete(reviewId);
+    this.reviewsByRecipe.get(review.recipeId)?.delete(reviewId);
+    return ok(null);
+  }
+
+  // ------------------------------------------------------------ grocery list
+
+  listGrocery(userId: number): GroceryList {
+    const items = [...this.grocery.values()].filter((item) => item.userId === userId).sort((a, b) => a.id - b.id);
+    return { Items: items.map(toGroceryItem) };
+  }
+
+  createGrocery(userId: number, input: GroceryInput): GroceryItem {
+    const id = this.nextItemId++;
+    const now = this.now();
+    const item: NeutralGroceryItem = {
+      id,
+      guid: guidFromCounter(id),
+      userId,
+      recipeId: null,
+      name: input.name,
+      quantity: input.quantity,
+      notes: input.notes ?? '',
+      department: input.department ?? '',
+      isChecked: null,
+      createdAtMs: now,
+      modifiedAtMs: now,
+    };
+    this.grocery.set(id, { ...item });
+    return toGroceryItem(item);
+  }
+
+  /** `ref`: the integer ItemID or the GUID (any case). */
+  updateGrocery(userId: number, ref: string, input: GroceryInput): StoreResult<GroceryItem> {
+    const item = this.groceryItem(userId, ref);
+    if (!item) return fail(404, `Grocery list item ${ref} was not found.`);
+    Object.assign(item, {
+      name: input.name,
+      quantity: input.quantity,
+      notes: input.notes ?? '',
+      department: input.department ?? '',
+      modifiedAtMs: this.now(),
+    });
+    return ok(toGroceryItem(item));
+  }
+
+  deleteGrocery(userId: number, ref: string): StoreResult<null> {
+    const item = this.groceryItem(userId, ref);
+    if (!item) return fail(404, `Grocery list item ${ref} was not found.`);
+    this.grocery.delete(item.id);
+    return ok(null);
+  }
+
+  // ------------------------------------------------------------ favorites and try soons
+
+  addToList(list: UserList, userId: number, recipeId: number): StoreResult<null> {
+    if (!this.visibleRecipe(recipeId, userId)) return fail(404, `Recipe ${recipeId} was not found.`);
+    this.listOf(list, userId).add(recipeId);
+    return ok(null);
+  }
+
+  removeFromList(list: UserList, userId: number, recipeId: number): StoreResult<null> {
+    const removed = this.listOf(list, userId).delete(recipeId);
+    return removed ? ok(null) : fail(404, `Recipe ${recipeId} is not in the ${list === 'favorites' ? 'favorites' : 'try soons'}.`);
+  }
+
+  /** Every entry, in the user's order, as a search result (records.ts DECISION). */
+  readList(list: UserList, userId: number): RecipeSearchResult {
+    const recipes = [...this.listOf(list, userId)].flatMap((id) => {
+      const recipe = this.visibleRecipe(id, userId);
+      return recipe ? [recipe] : [];
+    });
+    return this.resultOf(recipes, recipes, userId);
+  }
+
+  // ------------------------------------------------------------ internals
+
+  private matches(recipe: NeutralRecipe, q: SearchQuery): boolean {
+    if (recipe.isPrivate || recipe.hideFromPublicSearch) return false;
+    const text = this.searchText.get(recipe.id);
+    if (!text) return false;
+    if (q.titleKw && !text.title.includes(q.titleKw.toLowerCase())) return false;
+    if (q.anyKw && !text.anywhere.includes(q.anyKw.toLowerCase())) return false;
+    if (q.category && recipe.categoryToken !== q.category) return false;
+    if (q.cuisine && text.cuisine !== q.cuisine.toLowerCase()) return false;
+    if (q.photos && recipe.photoUrl === null) return false;
+    const has = (wanted: string): boolean => text.ingredients.some((i) => i.includes(wanted.toLowerCase()));
+    if (q.includeIng && !q.includeIng.every(has)) return false;
+    if (q.excludeIng && q.excludeIng.some(has)) return false;
+    return true;
+  }
+
+  private resultOf(all: readonly NeutralRecipe[], page: readonly NeutralRecipe[], viewerId: number | null): RecipeSearchResult {
+    const bookmarks = this.bookmarksOf(viewerId);
+    return {
+      ResultCount: all.length,
+      Results: page.map((r) => toRecipeInfo(r, this.posterOf(r), this.reviewStats(r.id), bookmarks)),
+      SpellSuggest: null,
+    };
+  }
+
+  private bookmarksOf(viewerId: number | null): ReadonlySet<number> | null {
+    return viewerId === null ? null : this.listOf('favorites', viewerId);
+  }
+
+  private posterOf(recipe: NeutralRecipe): SandboxUser | null {
+    return recipe.posterUserId === null ? null : (this.users.get(recipe.posterUserId) ?? null);
+  }
+
+  private visibleRecipe(recipeId: number, viewerId: number | null): NeutralRecipe | null {
+    const recipe = this.recipes.get(recipeId);
+    if (!recipe || (recipe.isPrivate && recipe.posterUserId !== viewerId)) return null;
+    return recipe;
+  }
+
+  private listOf(list: UserList, userId: number): Set<number> {
+    let entries = this.lists[list].get(userId);
+    if (!entries) this.lists[list].set(userId, (entries = new Set()));
+    return entries;
+  }
+
+  private putReview(review: Mutable<NeutralReview>): void {
+    this.reviews.set(review.id, review);
+    let ids = this.reviewsByRecipe.get(review.recipeId);
+    if (!ids) this.reviewsByRecipe.set(review.recipeId, (ids = new Set()));
+    ids.add(review.id);
+    this.nextReviewId = Math.max(this.nextReviewId, review.id + 1);
+  }
+
+  private groceryItem(userId: number, ref: string): Mutable<NeutralGroceryItem> | null {
+    let item: Mutable<NeutralGroceryItem> | undefined;
+    if (GUID.test(ref)) {
+      const guid = ref.toUpperCase();
+      item = [...this.grocery.values()].find((i) => i.guid === guid);
+    } else if (/^[0-9]+$/.test(ref)) {
+      item = this.grocery.get(Number(ref));
+    }
+    return item && item.userId === userId ? item : null;
+  }
+
+  private toReview(review: NeutralReview): Review {
+    const user = this.users.get(review.userId);
+    return {
+      ReviewID: review.id,
+      RecipeID: review.recipeId,
+      StarRating: review.rating,
+      MakeAgain: review.makeAgain,
+      Comment: review.comment,
+      TotalMinutes: review.totalMinutes,
+      ActiveMinutes: review.activeMinutes,
+      Poster: {
+        UserID: review.userId,
+        UserName: user?.userName ?? null,
+        ImageURL48: user ? avatarUrl48(user.avatarUrl) : null,
+      },
+      CreationDate: toLegacyDate(review.createdAtMs),
+      LastModified: toLegacyDate(review.modifiedAtMs),
+    };
+  }
+}
+
+function searchTextOf(recipe: NeutralRecipe): SearchText {
+  const ingredients = recipe.ingredients.map((i) => i.toLowerCase());
+  const cuisine = (recipe.cuisine ?? '').toLowerCase();
+  return {
+    title: recipe.title.toLowerCase(),
+    cuisine,
+    ingredients,
+    // \n separates fields so a keyword never matches across two of them.
+    anywhere: [recipe.title, ...ingredients, recipe.categoryName, cuisine, recipe.instructions].join('\n').toLowerCase(),
+  };
+}
+
+/** DECISION: LocalStatus is always UNMODIFIED (a client-side sync flag; the sample shows it). */
+function toGroceryItem(item: NeutralGroceryItem): GroceryItem {
+  return {
+    ItemID: item.id,
+    GUID: item.guid,
+    RecipeID: item.recipeId,
+    Name: item.name,
+    Notes: item.notes,
+    DisplayQuantity: item.quantity,
+    Department: item.department,
+    CreationDate: toLegacyDate(item.createdAtMs),
+    IsChecked: item.isChecked,
+    LocalStatus: 'UNMODIFIED',
+    LastModified: toLegacyDate(item.modifiedAtMs),
+    BigOvenObject: null,
+    ThirdPartyURL: null,
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * Starts a real gateway on 127.0.0.1 for a test, in front of the given legacy origin, with config
+ * overrides, and collects the request records it emits.
+ */
+import { parseConfig } from '../../src/config/schema.js';
+import type { GatewayConfigInput } from '../../src/config/schema.js';
+import type { RequestRecord } from '../../src/gateway/request-record.js';
+import { startGateway } from '../../src/node/server.js';
+
+export interface TestGateway {
+  readonly origin: string;
+  readonly httpsOrigin: string | undefined;
+  readonly records: RequestRecord[];
+  close(): Promise<void>;
+}
+
+export async function startTestGateway(legacyOrigin: string, overrides: Partial<GatewayConfigInput> = {}): Promise<TestGateway> {
+  const parsed = parseConfig({
+    listen: { host: '127.0.0.1', port: 0 },
+    upstreams: { legacy: { baseUrl: legacyOrigin } },
+    legacyHosts: ['api.bigoven.com'],
+    ...overrides,
+  });
+  if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
+  const records: RequestRecord[] = [];
+  const gateway = await startGateway(parsed.config, { onRecord: (record) => records.push({ ...record }) });
+  return { origin: gateway.httpOrigin, httpsOrigin: gateway.httpsOrigin, records, close: () => gateway.close() };
+}
