@@ -31,6 +31,6 @@ export function gatewayError(
   const rendered = renderError(status, message, json, fieldErrors);
   return new Response(rendered.body, {
     status,
-    headers: { 'content-type': rendered.contentType, 'x-gateway-error': code, 'cache-control': 'no-store' },
+    headers: { 'content-type': rendered.contentType, 'x-gateway-error': code, 'cache-control': 'no-store', vary: 'Accept' },
   });
 }

@@ -60,7 +60,8 @@ interface Answer {
 
 interface RequestView {
   readonly method: string;
-  readonly url: string;
+  /** Origin-form request target (path and query). */
+  readonly target: string;
   readonly json: boolean;
   readonly contentType: string | undefined;
   readonly authorization: string | undefined;
@@ -79,7 +80,7 @@ export function createLegacySandboxApp(store: LegacyStore): Hono {
   const app = new Hono();
   const routes = new RouteTable();
   app.all('*', async (c) => {
-    const view = viewOf(c.req);
+    const view = viewOf(c.req, c.env);
     let answer: Answer;
     try {
       answer = await answerRequest(store, routes, view);
@@ -95,11 +96,11 @@ export function createLegacySandboxApp(store: LegacyStore): Hono {
   return app;
 }
 
-function viewOf(req: HonoRequest): RequestView {
+function viewOf(req: HonoRequest, env: unknown): RequestView {
   const contentType = req.header('content-type');
   return {
     method: req.method.toUpperCase(),
-    url: req.url,
+    target: rawTarget(req.url, env),
     json: wantsJson(req.header('accept'), contentType),
     contentType,
     authorization: req.header('authorization'),
@@ -109,10 +110,22 @@ function viewOf(req: HonoRequest): RequestView {
   };
 }
 
+/**
+ * DECISION: the request target as the client sent it. On @hono/node-server, `c.req.url` went
+ * through the WHATWG URL parser, which resolves dot segments (`/a/%2e%2e/recipes` → `/recipes`)
+ * before normaliseTarget can refuse them; the raw `incoming.url` of the Node bindings is used when
+ * present (duck-typed, no `node:` import). Elsewhere: originFormOf(c.req.url).
+ */
+function rawTarget(url: string, env: unknown): string {
+  const incoming = (env as { incoming?: { url?: unknown } } | undefined)?.incoming;
+  const raw = incoming?.url;
+  return typeof raw === 'string' && raw.startsWith('/') ? raw : originFormOf(url);
+}
+
 // ---------------------------------------------------------------- request → answer
 
 async function answerRequest(store: LegacyStore, routes: RouteTable, req: RequestView): Promise<Answer> {
-  const target = normaliseTarget(originFormOf(req.url));
+  const target = normaliseTarget(req.target);
   if (!target.ok) return failure(target.status, `The request is invalid: ${target.reason}.`, req.json);
   const method = req.method === 'HEAD' ? 'GET' : req.method;
 
