@@ -2,6 +2,7 @@
  * `npm start`: the gateway on Node.
  *
  *   npm start                          sandbox mode: embedded legacy backend on loopback, gateway on :8080
+ *   npm start -- --sandbox             sandbox mode even when GATEWAY_CONFIG is set
  *   npm start -- --config FILE         real backends from FILE (or GATEWAY_CONFIG=FILE)
  *   npm start -- --config FILE --check-config   validate FILE and exit (0 valid, 1 invalid)
  *
@@ -18,9 +19,10 @@ async function main(): Promise<void> {
     options: {
       config: { type: 'string' },
       'check-config': { type: 'boolean', default: false },
+      sandbox: { type: 'boolean', default: false },
     },
   });
-  const configPath = values.config ?? process.env['GATEWAY_CONFIG'];
+  const configPath = values.sandbox ? undefined : (values.config ?? (process.env['GATEWAY_CONFIG'] || undefined));
 
   if (values['check-config']) {
     if (!configPath) return fail(['--check-config needs --config FILE or GATEWAY_CONFIG']);

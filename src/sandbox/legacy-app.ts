@@ -157,13 +157,14 @@ async function answerRequest(store: LegacyStore, routes: RouteTable, req: Reques
 
 /** The uncatalogued `GET /recipe/{id}` (RecipeInfo + Ingredients + Instructions, root `Recipe`): api_key only. */
 function recipeDetail(store: LegacyStore, rawId: string, query: string, req: RequestView): Answer {
-  if (!parseQuery(query).get('api_key')) return failure(403, MESSAGES.apiKeyMissing, req.json);
+  const apiKey = parseQuery(query).get('api_key');
+  if (!apiKey) return failure(403, MESSAGES.apiKeyMissing, req.json);
   const id = positiveId.schema.safeParse(safeDecode(rawId));
   if (!id.success) {
     const error: FieldError = { field: 'id', message: `id must ${positiveId.rule}` };
     return failure(400, `The request is invalid: ${error.message}.`, req.json, [error]);
   }
-  if (!store.planOf(parseQuery(query).get('api_key') ?? '')) return failure(403, SANDBOX_MESSAGES.unknownKey, req.json);
+  if (!store.planOf(apiKey)) return failure(403, SANDBOX_MESSAGES.unknownKey, req.json);
   const user = authenticate(store, parseBasic(req.authorization));
   if (user === false) return failure(403, SANDBOX_MESSAGES.badUser, req.json);
   const found = store.recipeDetail(id.data as number, user?.userId ?? null);
