@@ -70,6 +70,8 @@ describe.each(['http', 'https'] as const)('pass-through parity over %s', (scheme
       headers: JSON_ACCEPT,
     });
     expect(res.status).toBe(200);
+    const neutral = await both({ target: `/recipes?photos=0&api_key=${FREE}`, headers: JSON_ACCEPT });
+    expect(neutral.status, 'photos=0 restricts nothing, so the free plan may send it').toBe(200);
   });
 
   it('reviews: create (JSON, form and query carriage), read one, read all, update, delete', async () => {

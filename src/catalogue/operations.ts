@@ -59,6 +59,8 @@ export interface ParamSpec {
   readonly rule: ParamRule;
   /** Only on paid plans (part 4.5 and 5.3): enforced by the backend, which knows the plan. */
   readonly paidPlan?: boolean;
+  /** A value that restricts nothing, so is allowed on every plan (DECISION: `photos=0`). */
+  readonly neutralValue?: string;
 }
 
 /** Who must be authenticated: every call carries api_key; `user` calls also carry HTTP Basic. */
@@ -275,7 +277,7 @@ export const OPERATIONS: readonly Operation[] = [
       p('cuisine', 'query', false, rules.keyword, true),
       p('include_ing', 'query', false, rules.ingredientList, true),
       p('exclude_ing', 'query', false, rules.ingredientList, true),
-      p('photos', 'query', false, rules.photosFlag, true),
+      { ...p('photos', 'query', false, rules.photosFlag, true), neutralValue: '0' },
       p('pg', 'query', false, rules.page),
       p('rpp', 'query', false, rules.resultsPerPage),
     ],

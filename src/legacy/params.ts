@@ -129,5 +129,10 @@ function rawValueOf(
 
 /** The paid-plan parameters present in a request (the backend refuses them on a free plan). */
 export function paidParamsUsed(operation: Operation, query: ParamValues): string[] {
-  return operation.params.filter((spec) => spec.paidPlan && (query.get(spec.name) ?? '') !== '').map((s) => s.name);
+  return operation.params
+    .filter((spec) => {
+      const value = query.get(spec.name) ?? '';
+      return spec.paidPlan && value !== '' && value !== spec.neutralValue;
+    })
+    .map((spec) => spec.name);
 }

@@ -13,7 +13,8 @@
  *   (no paging: api2-notes, paging [C]), because api2 reads them through search.
  * - Status codes: reads and updates 200, creates 200 with the created record (ASP.NET Web API's
  *   default), deletes and favorite/try-soon adds 204 with no body (ASP.NET's answer for a void
- *   action), unknown id 404, somebody else's record 404 (never reveal it exists).
+ *   action), unknown id 404; somebody else's grocery item 404 (never reveal it exists),
+ *   somebody else's review 403 (reviews are public, only the author may change one).
  */
 import { z } from 'zod';
 import type { OperationId } from '../catalogue/operations.js';

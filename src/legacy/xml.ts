@@ -7,7 +7,8 @@
  *   carrying `xmlns:i="http://www.w3.org/2001/XMLSchema-instance"`.
  * - Each property is a child element with the property's name, in the record's key order.
  * - An array property holds one child element per entry, named by ARRAY_ITEM_NAMES
- *   (Results → RecipeInfo, Items → Item); a top-level array's entries are named by the caller.
+ *   (Results → RecipeInfo, Items → Item, Ingredients → Ingredient); a top-level array's entries
+ *   are named by the caller.
  * - null is an empty element with `i:nil="true"`; booleans are `true`/`false`; numbers as in JSON.
  * - Text is escaped (&, <, >, ", ') and characters XML 1.0 cannot carry are dropped.
  * - A declaration line `<?xml version="1.0" encoding="utf-8"?>` starts the document.
@@ -17,6 +18,7 @@ const ARRAY_ITEM_NAMES: Readonly<Record<string, string>> = {
   Results: 'RecipeInfo',
   Items: 'Item',
   Reviews: 'Review',
+  Ingredients: 'Ingredient',
 };
 
 const XSI = 'xmlns:i="http://www.w3.org/2001/XMLSchema-instance"';
