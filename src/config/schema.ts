@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { OPERATION_IDS, isOperationId } from '../catalogue/operations.js';
 import type { OperationId } from '../catalogue/operations.js';
+import { ObservabilityConfigSchema } from './observability.js';
 
 const hostname = z
   .string()
@@ -98,6 +99,7 @@ export const GatewayConfigSchema = z
           }
         }
       }),
+    observability: ObservabilityConfigSchema.prefault({}),
     limits: z
       .object({
         maxRequestBodyBytes: z.number().int().min(0).max(100 * 1024 * 1024).default(1024 * 1024),
