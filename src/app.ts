@@ -10,18 +10,27 @@ import type { GatewayEnv, RuntimeBindings } from './gateway/env.js';
 import { dispatch } from './gateway/dispatch.js';
 import type { Upstreams } from './gateway/dispatch.js';
 import type { RecordSink } from './gateway/request-record.js';
+import { mountAdminRoutes } from './observability/admin-routes.js';
+import type { AdminRoutes } from './observability/admin-routes.js';
+import { identifierFromConfig } from './observability/identity.js';
+import type { Identifier } from './observability/identity.js';
 import { gatewayError } from './http/gateway-error.js';
 import { compileTrustedProxies } from './http/trusted-proxies.js';
 import { hostGuard } from './middleware/host-guard.js';
 import { requestContext } from './middleware/request-context.js';
 import { schemePolicy } from './middleware/scheme-policy.js';
+import { createMappingMemory } from './api2/review-directory.js';
 
 export interface GatewayDeps {
   readonly config: GatewayConfig;
   readonly upstreams: Upstreams;
   readonly runtime: RuntimeBindings;
-  /** Receives one record per answered request (the usage log). */
-  readonly onRecord?: RecordSink;
+  /** Receives one record per answered request (the usage log, the metrics). */
+  readonly onRecord?: RecordSink | undefined;
+  /** Client and user hashing for the usage log; from `observability` when omitted. */
+  readonly identifier?: Identifier | undefined;
+  /** Admin views served by this app (metrics behind a bearer token); omitted when not served here. */
+  readonly admin?: AdminRoutes | undefined;
 }
 
 export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
@@ -29,11 +38,21 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  if (deps.admin) mountAdminRoutes(app, deps.admin);
 
-  app.use('*', requestContext(config.limits.maxUrlLength, deps.onRecord));
+  const logDetails = deps.onRecord && config.observability.log.enabled;
+  app.use(
+    '*',
+    requestContext({
+      maxUrlLength: config.limits.maxUrlLength,
+      sink: deps.onRecord,
+      details: logDetails ? { identifier: deps.identifier ?? identifierFromConfig(config.observability) } : undefined,
+    }),
+  );
   app.use('*', hostGuard(config.legacyHosts, config.acceptedHosts));
   app.use('*', schemePolicy(deps.runtime, compileTrustedProxies(config.trustedProxies), config.plainHttpCredentials, config.listen.https?.port));
-  app.all('*', dispatch(config, deps.upstreams, deps.runtime));
+  const mappingContext = { memory: createMappingMemory(), options: { noPhotoImageUrl: config.api2.noPhotoImageUrl } };
+  app.all('*', dispatch(config, deps.upstreams, deps.runtime, mappingContext));
 
   app.onError((error, c) => {
     const record = c.get('record') as GatewayEnv['Variables']['record'] | undefined;

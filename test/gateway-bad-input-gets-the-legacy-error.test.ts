@@ -88,5 +88,5 @@ describe('bad input', () => {
 
 /** Requests that reached the backend behind the gateway, from its request records. */
 function countOf(p: ParityPair): number {
-  return p.gateway.records.filter((r) => r.servedBy === 'legacy').length;
+  return p.gateway.records.filter((r) => r.mode === 'legacy').length;
 }

@@ -154,7 +154,8 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Delete a review',
     documentedScheme: 'https',
     forms: [{ method: 'DELETE', template: '/review/{id}', kind: 'canonical' }],
-    params: [p('id', 'path', true, rules.positiveId)],
+    // rid is not in the legacy document: an optional hint the api2 mapping can use (mappings/reviews.ts).
+    params: [p('id', 'path', true, rules.positiveId), p('rid', 'input', false, rules.positiveId)],
     auth: 'user',
     safe: false,
   },

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { OPERATION_IDS, isOperationId } from '../catalogue/operations.js';
 import type { OperationId } from '../catalogue/operations.js';
+import { legacyOnlyReason } from '../../mappings/index.js';
 import { ObservabilityConfigSchema } from './observability.js';
 
 const hostname = z
@@ -35,8 +36,13 @@ export const UpstreamConfigSchema = z
   })
   .strict();
 
+export const ROUTE_MODES = ['legacy', 'api2'] as const;
+export type RouteMode = (typeof ROUTE_MODES)[number];
+
 const RouteConfigSchema = z
   .object({
+    /** Who answers the operation: the legacy backend (pass-through) or api2 through its mapping. */
+    mode: z.enum(ROUTE_MODES).default('legacy'),
     timeoutMs: timeoutMs.optional(),
   })
   .strict();
@@ -61,8 +67,20 @@ export const GatewayConfigSchema = z
     upstreams: z
       .object({
         legacy: UpstreamConfigSchema,
+        /** api2, always over https (api2-notes, authentication [C]). */
+        api2: UpstreamConfigSchema.refine((u) => /^https:\/\//i.test(u.baseUrl), {
+          message: 'api2 is served over https only: baseUrl must start with https://',
+          path: ['baseUrl'],
+        }).optional(),
       })
       .strict(),
+    api2: z
+      .object({
+        /** ImageURL/HeroPhotoUrl for recipes api2 sends without a photo. */
+        noPhotoImageUrl: z.string().default(''),
+      })
+      .strict()
+      .prefault({}),
     /**
      * Host names of the legacy service. Clients that use the gateway as their HTTP proxy may name
      * them in an absolute-form target; any other host there is refused with 421 and never contacted.
@@ -89,13 +107,18 @@ export const GatewayConfigSchema = z
       .record(z.string(), RouteConfigSchema)
       .default({})
       .superRefine((routes, ctx) => {
-        for (const id of Object.keys(routes)) {
+        for (const [id, route] of Object.entries(routes)) {
           if (!isOperationId(id)) {
             ctx.addIssue({
               code: 'custom',
               path: [id],
               message: `is not an operation id; known ids: ${OPERATION_IDS.join(', ')}`,
             });
+            continue;
+          }
+          const why = legacyOnlyReason(id);
+          if (route.mode === 'api2' && why) {
+            ctx.addIssue({ code: 'custom', path: [id, 'mode'], message: `${id} cannot be routed to api2: ${why}; keep it on legacy` });
           }
         }
       }),
@@ -109,7 +132,17 @@ export const GatewayConfigSchema = z
       .strict()
       .prefault({}),
   })
-  .strict();
+  .strict()
+  .superRefine((config, ctx) => {
+    const api2Routes = Object.entries(config.routes).filter(([, route]) => route.mode === 'api2').map(([id]) => id);
+    if (api2Routes.length > 0 && !config.upstreams.api2) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['upstreams', 'api2'],
+        message: `is required when a route is in api2 mode (${api2Routes.join(', ')})`,
+      });
+    }
+  });
 
 export type GatewayConfigInput = z.input<typeof GatewayConfigSchema>;
 export type GatewayConfig = z.output<typeof GatewayConfigSchema>;
@@ -136,6 +169,10 @@ function keyPath(path: readonly PropertyKey[]): string {
       return `[${JSON.stringify(name)}]`;
     })
     .join('');
+}
+
+export function routeMode(config: GatewayConfig, id: OperationId): RouteMode {
+  return config.routes[id]?.mode ?? 'legacy';
 }
 
 export function routeTimeoutMs(config: GatewayConfig, id: OperationId): number {

@@ -6,7 +6,11 @@
 import type { Handler } from 'hono';
 import { RouteTable, uncataloguedTemplate } from '../catalogue/route-table.js';
 import type { GatewayConfig } from '../config/schema.js';
-import { routeTimeoutMs } from '../config/schema.js';
+import { routeMode, routeTimeoutMs } from '../config/schema.js';
+import { mappingFor } from '../../mappings/index.js';
+import type { MappingContext } from '../../mappings/types.js';
+import { openApi2Exchange } from '../api2/port.js';
+import { answerThroughApi2 } from './api2-route.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { upstreamRequestHeaders } from '../http/headers.js';
 import { checkLegacyRequest } from '../legacy/request-check.js';
@@ -18,11 +22,18 @@ import { readRequestBody } from './read-body.js';
 
 export interface Upstreams {
   readonly legacy: UpstreamClient;
+  /** Required when any route is in api2 mode (the config refuses otherwise). */
+  readonly api2?: UpstreamClient;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function dispatch(config: GatewayConfig, upstreams: Upstreams, runtime: RuntimeBindings): Handler<GatewayEnv> {
+export function dispatch(
+  config: GatewayConfig,
+  upstreams: Upstreams,
+  runtime: RuntimeBindings,
+  mappingContext: MappingContext,
+): Handler<GatewayEnv> {
   const routes = new RouteTable();
   return async (c) => {
     const { path, query } = c.var.target;
@@ -62,9 +73,24 @@ export function dispatch(config: GatewayConfig, upstreams: Upstreams, runtime: R
         record.error = checked.status === 400 ? 'invalid-request' : 'unauthenticated';
         return gatewayError(checked.status, checked.status === 400 ? 'invalid-request' : 'unauthenticated', checked.message, json, checked.errors);
       }
+      const mapping = mappingFor(match.operation.id);
+      if (upstreams.api2 && mapping && routeMode(config, match.operation.id) === 'api2') {
+        record.mode = 'api2';
+        const exchange = openApi2Exchange(
+          upstreams.api2,
+          { apiKey: checked.apiKey, authorization: headers['authorization'] },
+          routeTimeoutMs(config, match.operation.id),
+          runtime.clientSignal(c),
+          { 'x-forwarded-for': c.var.client.forwardedFor },
+        );
+        const outcome = await answerThroughApi2(match.operation, mapping, checked.values, exchange, mappingContext, json);
+        record.upstreamMs = exchange.upstreamMs();
+        if (outcome.error) record.error = outcome.error;
+        return outcome.response;
+      }
     }
 
-    record.servedBy = 'legacy';
+    record.mode = 'legacy';
     const started = Date.now();
     const response = await passThrough(
       upstreams.legacy,

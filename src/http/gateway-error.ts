@@ -19,6 +19,9 @@ export type GatewayErrorCode =
   | 'upstream-reset'
   | 'upstream-invalid'
   | 'upstream-too-large'
+  | 'api2-status'
+  | 'api2-schema'
+  | 'not-mappable'
   | 'internal';
 
 export function gatewayError(

@@ -27,7 +27,7 @@ export interface StartOptions {
   readonly onRecord?: RecordSink;
 }
 
-async function upstreamFor(name: string, config: GatewayConfig['upstreams']['legacy'], maxResponseBytes: number): Promise<UpstreamClient> {
+async function upstreamFor(name: string, config: NonNullable<GatewayConfig['upstreams']['api2']>, maxResponseBytes: number): Promise<UpstreamClient> {
   return createUndiciUpstream({
     name,
     baseUrl: config.baseUrl,
@@ -40,9 +40,10 @@ async function upstreamFor(name: string, config: GatewayConfig['upstreams']['leg
 
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   const legacy = await upstreamFor('legacy', config.upstreams.legacy, config.limits.maxResponseBodyBytes);
+  const api2 = config.upstreams.api2 ? await upstreamFor('api2', config.upstreams.api2, config.limits.maxResponseBodyBytes) : undefined;
   const app = createGatewayApp({
     config,
-    upstreams: { legacy },
+    upstreams: api2 ? { legacy, api2 } : { legacy },
     runtime: nodeRuntime,
     ...(options.onRecord ? { onRecord: options.onRecord } : {}),
   });
@@ -74,7 +75,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
             }),
         ),
       );
-      await legacy.close();
+      await Promise.all([legacy.close(), api2?.close()]);
     },
   };
 }

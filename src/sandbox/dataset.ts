@@ -12,6 +12,7 @@ import { PRIMARY_CATEGORY_TOKENS } from '../legacy/param-rules.js';
 import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
 import { RecipeInfoSchema, toLegacyDate } from '../legacy/records.js';
 import type { Poster, RecipeInfo } from '../legacy/records.js';
+import { avatarUrl48, imageUrl120, sizedImageUrl } from '../legacy/image-urls.js';
 
 // ---------------------------------------------------------------- neutral model
 
@@ -123,21 +124,8 @@ export function webUrl(recipeId: number): string {
   return `https://www.sandbox.invalid/recipe/${recipeId}`;
 }
 
-/**
- * DECISION: size variants insert a transformation segment after `/image/upload/`, like the image
- * host api2 uses (`t_recipe-128`, api2-notes [C for the host, I for the rule]). A url without that
- * prefix is returned unchanged.
- */
-export function sizedImageUrl(url: string, transformation: string): string {
-  const marker = '/image/upload/';
-  const at = url.indexOf(marker);
-  if (at === -1) return url;
-  const cut = at + marker.length;
-  return `${url.slice(0, cut)}${transformation}/${url.slice(cut)}`;
-}
-
-export const imageUrl120 = (url: string): string => sizedImageUrl(url, 't_recipe-120');
-export const avatarUrl48 = (url: string): string => sizedImageUrl(url, 't_user-48');
+// The size rule lives with the legacy conventions, shared with the api2 mappings.
+export { avatarUrl48, imageUrl120, sizedImageUrl };
 
 // ---------------------------------------------------------------- PRNG
 

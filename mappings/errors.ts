@@ -1,0 +1,50 @@
+/**
+ * How a mapping fails. Each becomes a legacy-shaped answer in src/gateway/api2-route.ts:
+ * - Api2StatusError: api2 answered 4xx/5xx; passed on as the same legacy status with its message.
+ * - Api2ShapeError: api2 answered something that does not match its published schema; a 502,
+ *   logged with the operation and the failing path, never passed on half-mapped.
+ * - MappingRefusal: the request cannot be answered through api2 without guessing (e.g. a review
+ *   delete whose recipe id is unknown); a clear legacy error with the given status.
+ */
+import type { z } from 'zod';
+
+export class Api2StatusError extends Error {
+  constructor(
+    readonly status: number,
+    readonly api2Message: string | undefined,
+    readonly call: string,
+  ) {
+    super(`api2 answered ${status} to ${call}${api2Message ? `: ${api2Message}` : ''}`);
+    this.name = 'Api2StatusError';
+  }
+}
+
+export class Api2ShapeError extends Error {
+  constructor(
+    readonly call: string,
+    readonly path: string,
+    readonly detail: string,
+  ) {
+    super(`api2 answer to ${call} does not match its schema at ${path || '(root)'}: ${detail}`);
+    this.name = 'Api2ShapeError';
+  }
+}
+
+export class MappingRefusal extends Error {
+  constructor(
+    readonly status: 400 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MappingRefusal';
+  }
+}
+
+/** Parses an api2 answer with its schema, or throws Api2ShapeError naming the first failing path. */
+export function parseApi2<T>(schema: z.ZodType<T>, body: unknown, call: string): T {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = (issue?.path ?? []).map((step) => (typeof step === 'number' ? `[${step}]` : `.${String(step)}`)).join('').replace(/^\./, '');
+  throw new Api2ShapeError(call, path, issue?.message ?? 'invalid');
+}

@@ -1,0 +1,152 @@
+/**
+ * Reviews (api2-notes, reviews [C]):
+ *   create  POST /recipe/{rid}/review (answers `{}`), then GET /recipe/{rid}/review to read it back
+ *   get     GET /recipe/review/{id}
+ *   list    GET /recipe/{rid}/reviews, every page
+ *   update  PUT /recipe/{rid}/review/{id} (the integer-id form; rid is in the legacy request)
+ *   delete  DELETE /recipe/{rid}/review/{id}: needs the recipe id, which the legacy request lacks
+ */
+import type { Review as LegacyReview } from '../src/legacy/records.js';
+import { Review, ReviewList, SystemObject } from './api2-schemas.js';
+import type { Review as Api2Review } from './api2-schemas.js';
+import { expectOk } from './api2-call.js';
+import { MappingRefusal, parseApi2 } from './errors.js';
+import { legacyDateOf } from './recipe-info.js';
+import type { LegacyCall, Loss, OperationMapping } from './types.js';
+
+type MakeAgain = 'yes' | 'no' | 'notmake';
+
+/** api2 Review → legacy Review. Pure. `makeAgain` and `recipeId` come from the request when known. */
+export function legacyReviewOf(review: Api2Review, recipeId: number | null, makeAgain: MakeAgain | null): LegacyReview {
+  return {
+    ReviewID: review.ReviewID,
+    RecipeID: recipeId,
+    StarRating: Math.round(review.StarRating ?? 0),
+    MakeAgain: makeAgain,
+    Comment: review.Comment ?? '',
+    TotalMinutes: review.TotalMinutes ?? null,
+    ActiveMinutes: review.ActiveMinutes ?? null,
+    Poster: {
+      UserID: review.Poster?.UserID ?? 0,
+      UserName: review.Poster?.UserName ?? null,
+      ImageURL48: review.Poster?.ImageUrl48 ?? null,
+    },
+    CreationDate: legacyDateOf(review.CreationDate),
+    LastModified: legacyDateOf(review.LastModified),
+  };
+}
+
+/** Legacy review fields → api2 ReviewRequest. Pure. `notmake` has no api2 value and is not sent. */
+export function api2ReviewBody(values: LegacyCall['values']): Record<string, unknown> {
+  const makeAgain = values['makeagain'] as MakeAgain;
+  return {
+    StarRating: values['rating'],
+    ...(makeAgain === 'notmake' ? {} : { MakeAgain: makeAgain }),
+    Comment: values['message'],
+    ...(values['totaltime'] !== undefined ? { TotalMinutes: values['totaltime'] } : {}),
+    ...(values['activetime'] !== undefined ? { ActiveMinutes: values['activetime'] } : {}),
+  };
+}
+
+const MAKE_AGAIN_LOSS: Loss = { field: 'MakeAgain', fill: null, why: 'the api2 Review has no MakeAgain field' };
+const NOTMAKE = 'makeagain=notmake has no api2 value: it is not sent to api2 (api2 keeps no answer), and the legacy answer echoes it';
+const ONE_PER_USER = 'api2 keeps one review per user and recipe: a second create updates the first (the sandbox legacy backend does the same)';
+
+export const reviewsCreateMapping: OperationMapping = {
+  operation: 'reviews.create',
+  api2Calls: ['POST /recipe/{rid}/review', 'GET /recipe/{rid}/review'],
+  losses: [],
+  differences: [ONE_PER_USER, NOTMAKE],
+  inferences: [],
+  async run(call, api2, { memory }) {
+    const rid = call.values['rid'] as number;
+    const write = await expectOk(api2, { method: 'POST', path: `/recipe/${rid}/review`, body: api2ReviewBody(call.values) });
+    parseApi2(SystemObject, write.body, 'POST /recipe/{rid}/review');
+    const read = await expectOk(api2, { method: 'GET', path: `/recipe/${rid}/review` });
+    const review = parseApi2(Review, read.body, 'GET /recipe/{rid}/review');
+    memory.rememberReviewRecipe(review.ReviewID, rid);
+    return { status: 200, body: legacyReviewOf(review, rid, call.values['makeagain'] as MakeAgain) };
+  },
+};
+
+export const reviewsGetMapping: OperationMapping = {
+  operation: 'reviews.get',
+  api2Calls: ['GET /recipe/review/{id}'],
+  losses: [MAKE_AGAIN_LOSS, { field: 'RecipeID', fill: null, why: 'the api2 Review does not name its recipe' }],
+  differences: [],
+  inferences: ['GET /recipe/review/{reviewId} takes the string-style id; api2 answers it for the old integer ReviewID too, as api2-notes map GET /review/{id} to it [I]'],
+  async run(call, api2) {
+    const id = call.values['id'] as number;
+    const reply = await expectOk(api2, { method: 'GET', path: `/recipe/review/${id}` });
+    return { status: 200, body: legacyReviewOf(parseApi2(Review, reply.body, 'GET /recipe/review/{id}'), null, null) };
+  },
+};
+
+/** DECISION: pages of 50, at most 40 pages (2,000 reviews) per recipe. */
+const REVIEW_PAGE = 50;
+const REVIEW_MAX_PAGES = 40;
+
+export const reviewsListMapping: OperationMapping = {
+  operation: 'reviews.list',
+  api2Calls: ['GET /recipe/{rid}/reviews (every page)'],
+  losses: [{ ...MAKE_AGAIN_LOSS, field: '[].MakeAgain' }],
+  differences: [`a recipe with more than ${REVIEW_PAGE * REVIEW_MAX_PAGES} reviews is refused with 409 rather than read in full`],
+  inferences: [],
+  async run(call, api2, { memory }) {
+    const rid = call.values['rid'] as number;
+    const reviews: Api2Review[] = [];
+    for (let pg = 1; pg <= REVIEW_MAX_PAGES; pg++) {
+      const reply = await expectOk(api2, { method: 'GET', path: `/recipe/${rid}/reviews`, query: { pg, rpp: REVIEW_PAGE } });
+      const page = parseApi2(ReviewList, reply.body, 'GET /recipe/{rid}/reviews');
+      reviews.push(...page);
+      if (page.length < REVIEW_PAGE) {
+        for (const review of reviews) memory.rememberReviewRecipe(review.ReviewID, rid);
+        return { status: 200, body: reviews.map((review) => legacyReviewOf(review, rid, null)) };
+      }
+    }
+    throw new MappingRefusal(409, `Recipe ${rid} has more than ${REVIEW_PAGE * REVIEW_MAX_PAGES} reviews; through api2 the gateway reads at most that many.`);
+  },
+};
+
+export const reviewsUpdateMapping: OperationMapping = {
+  operation: 'reviews.update',
+  api2Calls: ['PUT /recipe/{rid}/review/{id}'],
+  losses: [],
+  differences: [
+    NOTMAKE,
+    'a rid that is not the review\'s recipe: api2 answers 404 where the legacy backend answers 400',
+    'uses api2\'s integer-id update (marked deprecated in the spec) because the legacy request carries integer ids',
+  ],
+  inferences: [],
+  async run(call, api2, { memory }) {
+    const id = call.values['id'] as number;
+    const rid = call.values['rid'] as number;
+    const reply = await expectOk(api2, { method: 'PUT', path: `/recipe/${rid}/review/${id}`, body: api2ReviewBody(call.values) });
+    const review = parseApi2(Review, reply.body, 'PUT /recipe/{rid}/review/{id}');
+    memory.rememberReviewRecipe(review.ReviewID, rid);
+    return { status: 200, body: legacyReviewOf(review, rid, call.values['makeagain'] as MakeAgain) };
+  },
+};
+
+export const reviewsDeleteMapping: OperationMapping = {
+  operation: 'reviews.delete',
+  api2Calls: ['DELETE /recipe/{rid}/review/{id}'],
+  losses: [],
+  differences: [
+    'api2 deletes a review only by recipe id and review id. The recipe id is taken from an optional rid parameter, or from an earlier api2 answer this gateway mapped (create, update, reviews of a recipe); when neither knows it, the request is refused with 409 and a message saying so: the gateway never guesses',
+  ],
+  inferences: [],
+  async run(call, api2, { memory }) {
+    const id = call.values['id'] as number;
+    const rid = (call.values['rid'] as number | undefined) ?? memory.recipeOfReview(id);
+    if (rid === undefined) {
+      throw new MappingRefusal(
+        409,
+        `Review ${id} cannot be deleted through api2: api2 needs its recipe id, which this request does not carry and the gateway has not seen. Send rid=<recipe id>, or route reviews.delete to legacy.`,
+      );
+    }
+    const reply = await expectOk(api2, { method: 'DELETE', path: `/recipe/${rid}/review/${id}` });
+    parseApi2(SystemObject, reply.body, 'DELETE /recipe/{rid}/review/{id}');
+    return { status: 204, body: null };
+  },
+};

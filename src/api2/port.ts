@@ -1,0 +1,81 @@
+/**
+ * The api2 port handed to mappings: turns an `Api2Request` into one upstream exchange with the
+ * api2 conventions (api2-notes, authentication [C]): the api key in `X-BigOven-API-Key` (never
+ * in the query), the user's HTTP Basic header passed through, JSON only. One deadline covers all
+ * the calls of a mapping. Nothing is retried.
+ */
+import { Api2ShapeError } from '../../mappings/errors.js';
+import type { Api2Port, Api2Request } from '../../mappings/types.js';
+import type { UpstreamClient } from '../upstream/types.js';
+
+export interface Api2Credentials {
+  readonly apiKey: string;
+  readonly authorization: string | undefined;
+}
+
+export interface Api2Exchange {
+  readonly port: Api2Port;
+  /** Time spent waiting on api2, summed over the calls made so far. */
+  upstreamMs(): number;
+  calls(): number;
+}
+
+export function queryString(query: Api2Request['query']): string {
+  if (!query) return '';
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  }
+  return parts.length > 0 ? `?${parts.join('&')}` : '';
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function openApi2Exchange(
+  upstream: UpstreamClient,
+  credentials: Api2Credentials,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): Api2Exchange {
+  const deadline = Date.now() + timeoutMs;
+  let waited = 0;
+  let count = 0;
+  const port: Api2Port = async (request) => {
+    const headers: Record<string, string> = {
+      ...extraHeaders,
+      accept: 'application/json',
+      'x-bigoven-api-key': credentials.apiKey,
+    };
+    if (credentials.authorization) headers['authorization'] = credentials.authorization;
+    let body: Uint8Array | null = null;
+    if (request.body) {
+      headers['content-type'] = 'application/json; charset=utf-8';
+      body = encoder.encode(JSON.stringify(request.body));
+    }
+    const started = Date.now();
+    count += 1;
+    try {
+      const answer = await upstream.request({
+        method: request.method,
+        target: request.path + queryString(request.query),
+        headers,
+        body,
+        timeoutMs: Math.max(1, deadline - started),
+        ...(signal ? { signal } : {}),
+      });
+      const text = answer.body.byteLength > 0 ? decoder.decode(answer.body) : '';
+      if (text.trim() === '') return { status: answer.status, body: undefined };
+      try {
+        return { status: answer.status, body: JSON.parse(text) as unknown };
+      } catch {
+        throw new Api2ShapeError(`${request.method} ${request.path}`, '', 'the answer is not JSON');
+      }
+    } finally {
+      waited += Date.now() - started;
+    }
+  };
+  return { port, upstreamMs: () => waited, calls: () => count };
+}

@@ -1,0 +1,73 @@
+/**
+ * Answering a checked legacy request through its api2 mapping, in exactly the legacy shape:
+ * the mapping's legacy record rendered as JSON or XML (src/legacy/render.ts), and every failure
+ * turned into a legacy-style error:
+ *   api2 400/403/404/500          → the same legacy status, with api2's message
+ *   api2 401 → 403; other 4xx → 400; other 5xx → 502
+ *   api2 answer off its schema    → 502, reason names the call and the failing path
+ *   request not mappable          → the refusal's status (e.g. 409), saying why
+ *   api2 unreachable / timed out  → 502 / 504 (as for the legacy backend)
+ */
+import type { Operation } from '../catalogue/operations.js';
+import { Api2ShapeError, Api2StatusError, MappingRefusal } from '../../mappings/errors.js';
+import type { MappingContext, OperationMapping } from '../../mappings/types.js';
+import { gatewayError } from '../http/gateway-error.js';
+import { RESPONSE_SHAPES } from '../legacy/records.js';
+import { renderLegacy } from '../legacy/render.js';
+import { upstreamFailure } from '../proxy/pass-through.js';
+import { UpstreamError } from '../upstream/types.js';
+import type { Api2Exchange } from '../api2/port.js';
+
+export interface Api2Outcome {
+  readonly response: Response;
+  /** A short reason for the request record when the answer is an error. */
+  readonly error?: string;
+}
+
+function legacyStatusOf(api2Status: number): number {
+  if (api2Status === 400 || api2Status === 403 || api2Status === 404 || api2Status === 500) return api2Status;
+  if (api2Status === 401) return 403;
+  if (api2Status >= 400 && api2Status < 500) return 400;
+  return 502;
+}
+
+export async function answerThroughApi2(
+  operation: Operation,
+  mapping: OperationMapping,
+  values: Readonly<Record<string, unknown>>,
+  exchange: Api2Exchange,
+  context: MappingContext,
+  json: boolean,
+): Promise<Api2Outcome> {
+  try {
+    const answer = await mapping.run({ operation: operation.id, values }, exchange.port, context);
+    const shape = RESPONSE_SHAPES[operation.id];
+    if (answer.status === 204 || answer.body === null) return { response: new Response(null, { status: 204 }) };
+    const rendered = renderLegacy(answer.status, answer.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem);
+    return {
+      response: new Response(rendered.body, {
+        status: rendered.status,
+        headers: { 'content-type': rendered.contentType, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) },
+      }),
+    };
+  } catch (error) {
+    if (error instanceof Api2StatusError) {
+      const status = legacyStatusOf(error.status);
+      const message = error.api2Message ?? `api2 refused the request (${error.status}).`;
+      return { response: gatewayError(status, 'api2-status', message, json), error: `api2-status-${error.status}` };
+    }
+    if (error instanceof Api2ShapeError) {
+      return {
+        response: gatewayError(502, 'api2-schema', `Bad gateway: ${error.message} (${operation.id}).`, json),
+        error: `api2-schema ${error.call} ${error.path}`,
+      };
+    }
+    if (error instanceof MappingRefusal) {
+      return { response: gatewayError(error.status, 'not-mappable', error.message, json), error: 'not-mappable' };
+    }
+    if (error instanceof UpstreamError) {
+      return { response: upstreamFailure(error, { label: operation.id, write: !operation.safe, json }), error: `upstream-${error.failure}` };
+    }
+    throw error;
+  }
+}
