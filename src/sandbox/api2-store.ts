@@ -1,0 +1,349 @@
+/**
+ * The api2 sandbox's in-memory store: a fresh, mutable copy of the dataset per instance and the
+ * api2 operations the gateway maps legacy calls to, answering api2 records (api2-records.ts).
+ *
+ * It mirrors LegacyStore (legacy-store.ts) rule for rule, so that a legacy request answered by the
+ * legacy sandbox and, through the mapping adapters, by this one reads the same:
+ * - same search filters and order (ascending RecipeID), private and hidden recipes never in a
+ *   public search; a private recipe exists for its poster only;
+ * - one review per (user, recipe): a second POST updates the first; only the author may change or
+ *   delete a review (403); updates replace every field (absent minutes → null);
+ * - review and grocery ids come from the same counters (max + 1), in the same order, so ReviewID,
+ *   ItemID and GUID equal the legacy ones; reviews of a recipe listed by ascending ReviewID;
+ * - grocery lists are private: another user's item is 404;
+ * - favorites and try soons keep the user's order.
+ * Copied from LegacyStore (private there): searchTextOf and the filter test of `matches`.
+ *
+ * DECISIONS (api2 specifics):
+ * - search with `filter` reads the user's list in its order (like legacy readList: every entry the
+ *   user can see, hidden-from-search ones included), then applies the other filters and paging.
+ * - A grocery list's LastModified is its newest change (an item's, or a delete's), the dataset's
+ *   BASE_EPOCH_MS for an empty list; VersionGuid changes with every change (api2-records.ts).
+ * - The call counter `calls` ("METHOD /template" → count) is filled by the app (api2-app.ts).
+ */
+import type { Plan, NeutralGroceryItem, NeutralRecipe, NeutralReview, ReviewStats, SandboxDataset, SandboxUser } from './dataset.js';
+import { BASE_EPOCH_MS, buildDataset, guidFromCounter, planOfKey, SANDBOX_LOGINS } from './dataset.js';
+import type { Api2SearchQuery, GroceryBody, ReviewBody, SearchFilter } from './api2-input.js';
+import { listVersionGuid, reviewIdOfGuid, toApi2GroceryItem, toApi2Review, toRecipeInfox, toShoppingListLine } from './api2-records.js';
+import type { Api2GroceryList, Api2RecipeSearchResult, Api2Review, ShoppingListLine } from './api2-records.js';
+
+export type Api2Result<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly status: 400 | 403 | 404; readonly message: string };
+
+export interface Api2StoreOptions {
+  readonly dataset?: SandboxDataset;
+  /** Clock for records created or changed at run time (as LegacyStore's). */
+  readonly now?: () => number;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+interface SearchText {
+  readonly title: string;
+  readonly cuisine: string;
+  readonly ingredients: readonly string[];
+  readonly anywhere: string;
+}
+
+interface ListMeta {
+  version: number;
+  lastModifiedMs: number;
+}
+
+const ok = <T>(value: T): Api2Result<T> => ({ ok: true, value });
+const fail = <T>(status: 400 | 403 | 404, message: string): Api2Result<T> => ({ ok: false, status, message });
+
+export class Api2Store {
+  /** Requests per "METHOD /path/{template}", counted by the app for tests. */
+  readonly calls: Record<string, number> = {};
+  private readonly now: () => number;
+  private readonly users = new Map<number, SandboxUser>();
+  private readonly recipes = new Map<number, NeutralRecipe>();
+  private readonly searchText = new Map<number, SearchText>();
+  private readonly reviews = new Map<number, Mutable<NeutralReview>>();
+  private readonly reviewsByRecipe = new Map<number, Set<number>>();
+  private readonly grocery = new Map<number, Mutable<NeutralGroceryItem>>();
+  private readonly listMeta = new Map<number, ListMeta>();
+  private readonly lists: Record<SearchFilter, Map<number, Set<number>>> = { favorites: new Map(), try: new Map() };
+  private nextReviewId = 1;
+  private nextItemId = 1;
+
+  constructor(options: Api2StoreOptions = {}) {
+    const data = structuredClone(options.dataset ?? buildDataset());
+    this.now = options.now ?? (() => Date.now());
+    for (const user of data.users) this.users.set(user.userId, user);
+    for (const recipe of data.recipes) {
+      this.recipes.set(recipe.id, recipe);
+      this.searchText.set(recipe.id, searchTextOf(recipe));
+    }
+    for (const review of data.reviews) this.putReview({ ...review });
+    for (const item of data.groceryItems) {
+      this.grocery.set(item.id, { ...item });
+      this.nextItemId = Math.max(this.nextItemId, item.id + 1);
+      const meta = this.metaOf(item.userId);
+      meta.lastModifiedMs = Math.max(meta.lastModifiedMs, item.modifiedAtMs);
+    }
+    for (const entry of data.favorites) this.listOf('favorites', entry.userId).add(entry.recipeId);
+    for (const entry of data.trySoons) this.listOf('try', entry.userId).add(entry.recipeId);
+  }
+
+  // ------------------------------------------------------------ credentials
+
+  planOf(apiKey: string): Plan | null {
+    return planOfKey(apiKey);
+  }
+
+  /** As LegacyStore: user names match without regard to case, passwords exactly. */
+  authenticate(userName: string, password: string): SandboxUser | null {
+    const login = Object.values(SANDBOX_LOGINS).find((l) => l.user === userName.toLowerCase());
+    if (!login || login.password !== password) return null;
+    return this.users.get(login.userId) ?? null;
+  }
+
+  // ------------------------------------------------------------ recipes
+
+  reviewStats(recipeId: number): ReviewStats {
+    const ids = this.reviewsByRecipe.get(recipeId);
+    if (!ids || ids.size === 0) return { count: 0, average: 0 };
+    let sum = 0;
+    for (const id of ids) sum += this.reviews.get(id)?.rating ?? 0;
+    return { count: ids.size, average: sum / ids.size };
+  }
+
+  search(query: Api2SearchQuery, viewerId: number | null): Api2Result<Api2RecipeSearchResult> {
+    let candidates: NeutralRecipe[];
+    if (query.filter) {
+      if (viewerId === null) return fail(403, `filter=${query.filter} needs the user's credentials (HTTP Basic).`);
+      candidates = [...this.listOf(query.filter, viewerId)].flatMap((id) => {
+        const recipe = this.visibleRecipe(id, viewerId);
+        return recipe ? [recipe] : [];
+      });
+    } else {
+      candidates = [...this.recipes.values()].filter((r) => !r.isPrivate && !r.hideFromPublicSearch);
+    }
+    const matches = candidates.filter((r) => this.matches(r, query));
+    const start = (query.page - 1) * query.perPage;
+    const bookmarks = viewerId === null ? null : this.listOf('favorites', viewerId);
+    return ok({
+      ResultCount: matches.length,
+      Results: matches.slice(start, start + query.perPage).map((r) => toRecipeInfox(r, this.posterOf(r), this.reviewStats(r.id), bookmarks)),
+    });
+  }
+
+  // ------------------------------------------------------------ reviews
+
+  /** DECISION: pages of the ascending-ReviewID list (legacy lists them all, unpaged). */
+  listReviews(recipeId: number, viewerId: number | null, page: number, perPage: number): Api2Result<Api2Review[]> {
+    if (!this.visibleRecipe(recipeId, viewerId)) return fail(404, `Recipe ${recipeId} was not found.`);
+    const ids = [...(this.reviewsByRecipe.get(recipeId) ?? [])].sort((a, b) => a - b);
+    const start = (page - 1) * perPage;
+    return ok(ids.slice(start, start + perPage).flatMap((id) => this.reviewRecord(id) ?? []));
+  }
+
+  myReview(userId: number, recipeId: number): Api2Result<Api2Review> {
+    if (!this.visibleRecipe(recipeId, userId)) return fail(404, `Recipe ${recipeId} was not found.`);
+    const own = this.ownReview(userId, recipeId);
+    return own ? ok(toApi2Review(own, this.users.get(own.userId) ?? null)) : fail(404, `You have no review of recipe ${recipeId}.`);
+  }
+
+  /** POST /recipe/{recipeId}/review: creates, or updates the caller's existing review. */
+  postReview(userId: number, recipeId: number, input: ReviewBody): Api2Result<Api2Review> {
+    if (!this.visibleRecipe(recipeId, userId)) return fail(404, `Recipe ${recipeId} was not found.`);
+    const own = this.ownReview(userId, recipeId);
+    if (own) return this.changeReview(userId, own.id, input);
+    const now = this.now();
+    const review: NeutralReview = { id: this.nextReviewId, recipeId, userId, ...this.reviewFields(input), createdAtMs: now, modifiedAtMs: now };
+    this.putReview({ ...review });
+    return ok(toApi2Review(review, this.users.get(userId) ?? null));
+  }
+
+  /**
+   * By string-style ID, and [I] by the old integer ReviewID: api2-notes map the legacy
+   * GET /review/{id} to this endpoint, and a review carries both ids.
+   */
+  reviewByGuid(id: string): Api2Result<Api2Review> {
+    const reviewId = /^[0-9]{1,10}$/.test(id) ? Number(id) : reviewIdOfGuid(id);
+    const review = reviewId === null ? null : this.reviewRecord(reviewId);
+    return review ? ok(review) : fail(404, `Review ${id} was not found.`);
+  }
+
+  updateReviewByGuid(userId: number, id: string, input: ReviewBody): Api2Result<Api2Review> {
+    const reviewId = reviewIdOfGuid(id);
+    if (reviewId === null || !this.reviews.has(reviewId)) return fail(404, `Review ${id} was not found.`);
+    return this.changeReview(userId, reviewId, input);
+  }
+
+  /** The deprecated integer forms: the review must belong to the recipe, else 404. */
+  reviewOfRecipe(recipeId: number, reviewId: number): Api2Result<Api2Review> {
+    const review = this.reviews.get(reviewId);
+    if (!review || review.recipeId !== recipeId) return fail(404, `Review ${reviewId} of recipe ${recipeId} was not found.`);
+    return ok(toApi2Review(review, this.users.get(review.userId) ?? null));
+  }
+
+  updateReviewOfRecipe(userId: number, recipeId: number, reviewId: number, input: ReviewBody): Api2Result<Api2Review> {
+    const found = this.reviewOfRecipe(recipeId, reviewId);
+    return found.ok ? this.changeReview(userId, reviewId, input) : found;
+  }
+
+  deleteReviewOfRecipe(userId: number, recipeId: number, reviewId: number): Api2Result<null> {
+    const review = this.reviews.get(reviewId);
+    if (!review || review.recipeId !== recipeId) return fail(404, `Review ${reviewId} of recipe ${recipeId} was not found.`);
+    if (review.userId !== userId) return fail(403, `Review ${reviewId} belongs to another user.`);
+    this.reviews.delete(reviewId);
+    this.reviewsByRecipe.get(recipeId)?.delete(reviewId);
+    return ok(null);
+  }
+
+  // ------------------------------------------------------------ grocery list
+
+  groceryList(userId: number): Api2GroceryList {
+    const items = [...this.grocery.values()].filter((i) => i.userId === userId).sort((a, b) => a.id - b.id);
+    const meta = this.metaOf(userId);
+    return {
+      Items: items.map(toApi2GroceryItem),
+      Recipes: [],
+      LastModified: new Date(meta.lastModifiedMs).toISOString(),
+      VersionGuid: listVersionGuid(userId, meta.version),
+    };
+  }
+
+  addGroceryItem(userId: number, input: GroceryBody): ShoppingListLine {
+    const id = this.nextItemId++;
+    const now = this.now();
+    const item: NeutralGroceryItem = {
+      id,
+      guid: guidFromCounter(id),
+      userId,
+      recipeId: null,
+      name: input.name,
+      quantity: input.quantity,
+      notes: input.notes,
+      department: input.department,
+      isChecked: input.isChecked ?? null,
+      createdAtMs: now,
+      modifiedAtMs: now,
+    };
+    this.grocery.set(id, { ...item });
+    this.touchList(userId, now);
+    return toShoppingListLine(item);
+  }
+
+  updateGroceryItem(userId: number, guid: string, input: GroceryBody): Api2Result<null> {
+    const item = this.groceryItem(userId, guid);
+    if (!item) return fail(404, `Grocery list item ${guid} was not found.`);
+    if (input.guid !== undefined && input.guid.toUpperCase() !== item.guid) return fail(400, 'The request is invalid: guid must be the GUID of the path.');
+    const now = this.now();
+    Object.assign(item, {
+      name: input.name,
+      quantity: input.quantity,
+      notes: input.notes,
+      department: input.department,
+      ...(input.isChecked !== undefined ? { isChecked: input.isChecked } : {}),
+      modifiedAtMs: now,
+    });
+    this.touchList(userId, now);
+    return ok(null);
+  }
+
+  deleteGroceryItem(userId: number, guid: string): Api2Result<null> {
+    const item = this.groceryItem(userId, guid);
+    if (!item) return fail(404, `Grocery list item ${guid} was not found.`);
+    this.grocery.delete(item.id);
+    this.touchList(userId, this.now());
+    return ok(null);
+  }
+
+  // ------------------------------------------------------------ internals
+
+  /** The filter test of LegacyStore.matches, without its public-search exclusion (search() applies it). */
+  private matches(recipe: NeutralRecipe, q: Api2SearchQuery): boolean {
+    const text = this.searchText.get(recipe.id);
+    if (!text) return false;
+    if (q.titleKw && !text.title.includes(q.titleKw.toLowerCase())) return false;
+    if (q.anyKw && !text.anywhere.includes(q.anyKw.toLowerCase())) return false;
+    if (q.categories && !q.categories.includes(recipe.categoryToken)) return false;
+    if (q.cuisine && text.cuisine !== q.cuisine.toLowerCase()) return false;
+    if (q.photos && recipe.photoUrl === null) return false;
+    const has = (wanted: string): boolean => text.ingredients.some((i) => i.includes(wanted.toLowerCase()));
+    if (q.includeIng && !q.includeIng.every(has)) return false;
+    if (q.excludeIng && q.excludeIng.some(has)) return false;
+    return true;
+  }
+
+  private reviewFields(input: ReviewBody): Pick<NeutralReview, 'rating' | 'makeAgain' | 'comment' | 'totalMinutes' | 'activeMinutes'> {
+    return { rating: input.rating, makeAgain: input.makeAgain, comment: input.comment, totalMinutes: input.totalMinutes, activeMinutes: input.activeMinutes };
+  }
+
+  private changeReview(userId: number, reviewId: number, input: ReviewBody): Api2Result<Api2Review> {
+    const review = this.reviews.get(reviewId);
+    if (!review) return fail(404, `Review ${reviewId} was not found.`);
+    if (review.userId !== userId) return fail(403, `Review ${reviewId} belongs to another user.`);
+    Object.assign(review, { ...this.reviewFields(input), modifiedAtMs: this.now() });
+    return ok(toApi2Review(review, this.users.get(review.userId) ?? null));
+  }
+
+  private ownReview(userId: number, recipeId: number): NeutralReview | undefined {
+    return [...(this.reviewsByRecipe.get(recipeId) ?? [])].map((id) => this.reviews.get(id)).find((r) => r?.userId === userId);
+  }
+
+  private reviewRecord(reviewId: number): Api2Review | null {
+    const review = this.reviews.get(reviewId);
+    return review ? toApi2Review(review, this.users.get(review.userId) ?? null) : null;
+  }
+
+  private putReview(review: Mutable<NeutralReview>): void {
+    this.reviews.set(review.id, review);
+    let ids = this.reviewsByRecipe.get(review.recipeId);
+    if (!ids) this.reviewsByRecipe.set(review.recipeId, (ids = new Set()));
+    ids.add(review.id);
+    this.nextReviewId = Math.max(this.nextReviewId, review.id + 1);
+  }
+
+  private posterOf(recipe: NeutralRecipe): SandboxUser | null {
+    return recipe.posterUserId === null ? null : (this.users.get(recipe.posterUserId) ?? null);
+  }
+
+  private visibleRecipe(recipeId: number, viewerId: number | null): NeutralRecipe | null {
+    const recipe = this.recipes.get(recipeId);
+    if (!recipe || (recipe.isPrivate && recipe.posterUserId !== viewerId)) return null;
+    return recipe;
+  }
+
+  private listOf(list: SearchFilter, userId: number): Set<number> {
+    let entries = this.lists[list].get(userId);
+    if (!entries) this.lists[list].set(userId, (entries = new Set()));
+    return entries;
+  }
+
+  private metaOf(userId: number): ListMeta {
+    let meta = this.listMeta.get(userId);
+    if (!meta) this.listMeta.set(userId, (meta = { version: 1, lastModifiedMs: BASE_EPOCH_MS }));
+    return meta;
+  }
+
+  private touchList(userId: number, now: number): void {
+    const meta = this.metaOf(userId);
+    meta.version += 1;
+    meta.lastModifiedMs = now;
+  }
+
+  /** The user's item of that GUID (any case); another user's item is not found. */
+  private groceryItem(userId: number, guid: string): Mutable<NeutralGroceryItem> | null {
+    const wanted = guid.toUpperCase();
+    const item = [...this.grocery.values()].find((i) => i.guid === wanted);
+    return item && item.userId === userId ? item : null;
+  }
+}
+
+/** Copied from legacy-store.ts (private there), so both stores search the same text. */
+function searchTextOf(recipe: NeutralRecipe): SearchText {
+  const ingredients = recipe.ingredients.map((i) => i.toLowerCase());
+  const cuisine = (recipe.cuisine ?? '').toLowerCase();
+  return {
+    title: recipe.title.toLowerCase(),
+    cuisine,
+    ingredients,
+    anywhere: [recipe.title, ...ingredients, recipe.categoryName, cuisine, recipe.instructions].join('\n').toLowerCase(),
+  };
+}
