@@ -13,9 +13,10 @@
  * - Paid-plan parameters, as in legacy: include_primarycat, cuisine, include_ing, exclude_ing and
  *   photos=true.
  * - Other spec search parameters (folder, coll, userId, vtn, ...) are ignored.
- * - Reviews: StarRating 1..5, MakeAgain `yes` or `no` and a non-empty Comment (at most 4000) are
- *   required, as legacy requires rating, makeagain and message; TotalMinutes / ActiveMinutes are
- *   optional whole minutes 0..100000. Legacy `notmake` is refused (no api2 value [I]).
+ * - Reviews: StarRating 1..5 and a non-empty Comment (at most 4000) are required, as legacy
+ *   requires rating and message; MakeAgain is `yes` or `no` and optional (the spec requires no
+ *   field): absent means no answer, kept as notmake [I]; the value `notmake` itself is refused.
+ *   TotalMinutes / ActiveMinutes are optional whole minutes 0..100000.
  * - Grocery items: name required (at most 200); quantity and unit optional and joined with a space
  *   into the display quantity ("1" + "lb" → "1 lb"); notes, department optional (absent → '').
  *   ischecked: `true`/`false`. A body `guid` different from the path's → 400.
@@ -48,7 +49,8 @@ export interface Api2SearchQuery {
 
 export interface ReviewBody {
   readonly rating: number;
-  readonly makeAgain: 'yes' | 'no';
+  /** `notmake` when the request carried no MakeAgain (api2 has no value for "have not made it"). */
+  readonly makeAgain: 'yes' | 'no' | 'notmake';
   readonly comment: string;
   readonly totalMinutes: number | null;
   readonly activeMinutes: number | null;
@@ -159,7 +161,7 @@ export function parseReviewBody(body: ParamValues): Parsed<ReviewBody> {
   const r = new Reader(body);
   const value = {
     rating: r.int('StarRating', 1, 5, true) ?? 0,
-    makeAgain: r.oneOf<'yes' | 'no'>('MakeAgain', ['yes', 'no'], true) ?? 'yes',
+    makeAgain: (r.oneOf<'yes' | 'no'>('MakeAgain', ['yes', 'no'], false) ?? 'notmake') as ReviewBody['makeAgain'],
     comment: r.text('Comment', 4000, true) ?? '',
     totalMinutes: r.int('TotalMinutes', 0, 100_000, false) ?? null,
     activeMinutes: r.int('ActiveMinutes', 0, 100_000, false) ?? null,
