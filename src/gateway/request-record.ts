@@ -23,7 +23,7 @@ export type ServedBy = Mode;
 export type CacheStatus = 'HIT' | 'MISS' | 'STALE' | 'BYPASS';
 
 export interface RequestRecord {
-  /** From `X-Request-Id` when acceptable, else generated; echoed to the client. */
+  /** From `X-Request-Id` when acceptable, else generated; echoed to the client when the usage log is on. */
   requestId: string;
   /** Epoch milliseconds when the request reached the gateway. */
   readonly startedAt: number;
@@ -42,6 +42,10 @@ export interface RequestRecord {
   mode?: Mode;
   /** @deprecated Read as `mode` when `mode` is absent; new code sets `mode`. */
   servedBy?: ServedBy;
+  /** The route's configured mode (legacy, api2, canary, shadow); `mode` says which side answered. */
+  routeMode?: 'legacy' | 'api2' | 'canary' | 'shadow';
+  /** The api2 answer failed and legacy answered instead. */
+  fallback?: boolean;
   /** Name of the upstream contacted (`legacy`, `api2`); defaults to the mode in metrics. */
   upstream?: string;
   /** Response cache outcome, when a cache is in the path. */

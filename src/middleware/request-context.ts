@@ -2,32 +2,109 @@
  * First in the chain: reads the headers once, normalises the request target (refusing hostile
  * paths before anything else looks at them), starts the request record and hands the finished
  * record to the sink once the answer is known.
+ *
+ * With a usage log (`details`), it also echoes the request id, measures the bodies and fills the
+ * keyed client and user hashes. When the chain stopped before dispatch (421, 308, 403), the
+ * operation is still resolved here so the log can say which operation was refused.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { RouteTable, uncataloguedTemplate } from '../catalogue/route-table.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { normaliseTarget, originFormOf } from '../http/target.js';
 import { wantsJson } from '../legacy/render.js';
 import type { GatewayEnv } from '../gateway/env.js';
 import type { RecordSink, RequestRecord } from '../gateway/request-record.js';
+import type { Identifier } from '../observability/identity.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.js';
+import { responseBytes, roundMs } from '../observability/measure.js';
+import { emitAtOnce } from '../observability/record-emitter.js';
+import type { RecordEmitter } from '../observability/record-emitter.js';
 
-export function requestContext(maxUrlLength: number, sink: RecordSink | undefined): MiddlewareHandler<GatewayEnv> {
+export interface RequestContextOptions {
+  readonly maxUrlLength: number;
+  readonly sink?: RecordSink | undefined;
+  /**
+   * The usage log's extras: echo `X-Request-Id`, count body bytes, hash client and user.
+   * Undefined when only counters need the record (metrics without a log).
+   */
+  readonly details?: { readonly identifier: Identifier } | undefined;
+  /** When the record goes to the sink (default: as soon as the answer is ready). */
+  readonly emit?: RecordEmitter | undefined;
+}
+
+export function requestContext(options: RequestContextOptions): MiddlewareHandler<GatewayEnv> {
+  const { maxUrlLength, sink, details } = options;
+  const emit = options.emit ?? emitAtOnce;
+  const countLater = options.emit !== undefined;
+  const routes = new RouteTable();
   return async (c, next) => {
+    const started = performance.now();
     const headers = c.req.header();
-    const record: RequestRecord = { startedAt: Date.now(), method: c.req.method, operation: null, insecure: false };
+    const record: RequestRecord = {
+      requestId: requestIdFrom(headers[REQUEST_ID_HEADER]),
+      startedAt: Date.now(),
+      method: c.req.method,
+      operation: null,
+      insecure: false,
+    };
     c.set('headers', headers);
     c.set('record', record);
 
-    const target = normaliseTarget(originFormOf(c.req.url), maxUrlLength);
+    const originForm = originFormOf(c.req.url);
+    const target = normaliseTarget(originForm, maxUrlLength);
+    let query = '';
     if (!target.ok) {
+      // Only to hash the client of a refused target; never forwarded.
+      query = originForm.includes('?') ? originForm.slice(originForm.indexOf('?') + 1) : '';
       record.error = 'bad-target';
       c.res = gatewayError(target.status, 'bad-target', `The request target is refused: ${target.reason}.`, wantsJson(headers['accept'], headers['content-type']));
     } else {
+      query = target.query;
       c.set('target', { path: target.path, query: target.query });
       await next();
+      if (record.operation === null && sink) resolveOperation(routes, record, target.path);
     }
-    if (sink) {
-      record.status = c.res.status;
-      sink(record);
-    }
+    if (!sink) return;
+    record.status = c.res.status;
+    if (details) await addDetails(c, record, headers, query, details.identifier, countLater);
+    record.latencyMs = roundMs(performance.now() - started);
+    emit(c, record, sink);
   };
+}
+
+function resolveOperation(routes: RouteTable, record: RequestRecord, path: string): void {
+  const match = routes.match(record.method, path);
+  if (match) {
+    record.operation = match.operation.id;
+    record.form = match.form.kind;
+    record.versionPrefix = match.versionPrefix;
+  } else {
+    record.operation = 'uncatalogued';
+    record.pathTemplate = uncataloguedTemplate(path);
+  }
+}
+
+async function addDetails(
+  c: Context<GatewayEnv>,
+  record: RequestRecord,
+  headers: Record<string, string>,
+  query: string,
+  identifier: Identifier,
+  countLater: boolean,
+): Promise<void> {
+  identifier.identify(record, query, headers['authorization']);
+  if (record.bytesIn === undefined) {
+    const length = headers['content-length'];
+    record.bytesIn = length === undefined ? 0 : Number(length) || 0;
+  }
+  let response = c.res;
+  try {
+    response.headers.set(REQUEST_ID_HEADER, record.requestId);
+  } catch {
+    // Immutable headers (a fetched Response): answer with a copy.
+    response = new Response(response.body, response);
+    response.headers.set(REQUEST_ID_HEADER, record.requestId);
+    c.res = response;
+  }
+  if (record.bytesOut === undefined) record.bytesOut = await responseBytes(response, record.method, countLater);
 }

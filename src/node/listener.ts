@@ -16,6 +16,9 @@ import { gatewayError } from '../http/gateway-error.js';
 import { normaliseTarget } from '../http/target.js';
 import { wantsJson } from '../legacy/render.js';
 import { hostMatcher } from '../middleware/host-guard.js';
+import { REQUEST_ID_HEADER } from '../observability/request-id.js';
+import { finishRefusal, startRefusal } from '../observability/refusal-record.js';
+import type { RefusalObserver } from '../observability/refusal-record.js';
 
 export const absoluteFormRequests = new WeakSet<IncomingMessage>();
 
@@ -24,6 +27,8 @@ const ABSOLUTE_FORM = /^(https?):\/\/([^/?#]*)(.*)$/i;
 export interface ListenerOptions {
   readonly legacyHosts: readonly string[];
   readonly maxUrlLength: number;
+  /** Reports the refusals made here through the gateway's record sink (usage log, metrics). */
+  readonly observer?: RefusalObserver | undefined;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -31,15 +36,20 @@ export function createNodeListener(app: Hono<any>, options: ListenerOptions) {
   const honoListener = getRequestListener(app.fetch);
   const isLegacyHost = hostMatcher(options.legacyHosts);
 
+  const observer = options.observer;
+
   return (req: IncomingMessage, res: ServerResponse): void => {
     const json = wantsJson(req.headers.accept, req.headers['content-type']);
     let target = req.url ?? '/';
+    const arrived = observer ? performance.now() : 0;
+    const absoluteForm = target[0] !== '/';
+    const refuse = (response: Response): void => void refuseObserved(req, res, response, absoluteForm, arrived, observer);
     if (target[0] !== '/') {
       const absolute = ABSOLUTE_FORM.exec(target);
-      if (!absolute) return void refuse(res, gatewayError(400, 'bad-target', 'The request target is refused: it is neither a path nor an http(s) URL.', json));
+      if (!absolute) return refuse(gatewayError(400, 'bad-target', 'The request target is refused: it is neither a path nor an http(s) URL.', json));
       const authority = absolute[2] ?? '';
       if (authority.includes('@') || !isLegacyHost(authority)) {
-        return void refuse(res, gatewayError(421, 'misdirected', 'Misdirected request: this gateway only proxies the legacy service hosts.', json));
+        return refuse(gatewayError(421, 'misdirected', 'Misdirected request: this gateway only proxies the legacy service hosts.', json));
       }
       const rest = absolute[3] ?? '';
       target = rest.startsWith('/') ? rest : `/${rest}`;
@@ -49,17 +59,49 @@ export function createNodeListener(app: Hono<any>, options: ListenerOptions) {
     }
     const checked = normaliseTarget(target, options.maxUrlLength);
     if (!checked.ok) {
-      return void refuse(res, gatewayError(checked.status, 'bad-target', `The request target is refused: ${checked.reason}.`, json));
+      return refuse(gatewayError(checked.status, 'bad-target', `The request target is refused: ${checked.reason}.`, json));
     }
     void honoListener(req, res);
   };
 }
 
-function refuse(res: ServerResponse, response: Response): Promise<void> {
+function refuseObserved(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: Response,
+  absoluteForm: boolean,
+  startedPerf: number,
+  observer: RefusalObserver | undefined,
+): Promise<void> {
+  if (!observer) return refuse(res, response).then(() => undefined);
+  const record = startRefusal(observer, {
+    method: req.method ?? 'GET',
+    rawTarget: req.url ?? '/',
+    requestIdHeader: single(req.headers[REQUEST_ID_HEADER]),
+    authorization: req.headers.authorization,
+    contentLength: req.headers['content-length'],
+    tls: (req.socket as { encrypted?: boolean }).encrypted === true,
+    absoluteForm,
+    startedAt: Date.now(),
+    startedPerf,
+  });
+  if (observer.identifier) response.headers.set(REQUEST_ID_HEADER, record.requestId);
+  return refuse(res, response).then((bytes) => {
+    finishRefusal(observer, record, response.status, response.headers.get('x-gateway-error') ?? 'refused', bytes, startedPerf);
+  });
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Writes the answer; resolves with the body's byte length. */
+function refuse(res: ServerResponse, response: Response): Promise<number> {
   return response.text().then((body) => {
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => (headers[name] = value));
     res.writeHead(response.status, headers);
     res.end(body);
+    return Buffer.byteLength(body);
   });
 }

@@ -6,7 +6,10 @@
  *   npm start -- --config FILE         real backends from FILE (or GATEWAY_CONFIG=FILE)
  *   npm start -- --config FILE --check-config   validate FILE and exit (0 valid, 1 invalid)
  *
- * PORT overrides the listen port in both modes.
+ * PORT overrides the listen port in both modes; ADMIN_PORT the sandbox admin (metrics) port;
+ * GATEWAY_HASH_KEY the key of the usage log's client and user hashes (`observability.hashKey`).
+ * The usage log (one JSON line per request) goes to stdout unless `observability.log` says
+ * otherwise; the lines below for humans then go to stderr. SIGINT/SIGTERM flush the log.
  */
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../config/schema.js';
@@ -47,17 +50,31 @@ async function main(): Promise<void> {
     const result = parseConfig({
       upstreams: { legacy: { baseUrl: legacySandbox.origin } },
       legacyHosts: ['api.bigoven.com'],
+      // Sandbox: metrics on a loopback admin listener (ADMIN_PORT, default a free port); a fixed,
+      // public hash key so client hashes stay the same across runs.
+      observability: {
+        hashKey: 'sandbox-hash-key-not-a-secret',
+        admin: { listen: { host: '127.0.0.1', port: Number(process.env['ADMIN_PORT'] ?? 0) } },
+      },
     });
     if (!result.ok) return fail(result.errors);
     config = result.config;
     sandboxNote = `  sandbox legacy backend: ${legacySandbox.origin}  (api keys sandbox-free-key, sandbox-paid-key; users alice:alice-pass, bob:bob-pass)\n`;
   }
   if (process.env['PORT']) config = { ...config, listen: { ...config.listen, port: Number(process.env['PORT']) } };
+  const hashKey = process.env['GATEWAY_HASH_KEY'];
+  if (hashKey) {
+    if (hashKey.length < 16) return fail(['GATEWAY_HASH_KEY: must be at least 16 characters (a random secret)']);
+    config = { ...config, observability: { ...config.observability, hashKey } };
+  }
 
   const gateway = await startGateway(config);
   closers.unshift(() => gateway.close());
   const local = `http://127.0.0.1:${new URL(gateway.httpOrigin).port}`;
-  process.stdout.write(
+  // The usage log owns stdout when it writes there: these human lines go to stderr then.
+  const log = config.observability.log;
+  const out = log.enabled && log.destination === 'stdout' ? process.stderr : process.stdout;
+  out.write(
     `recipe-gateway listening on ${gateway.httpOrigin}${gateway.httpsOrigin ? ` and ${gateway.httpsOrigin}` : ''}\n` +
       `  legacy upstream: ${config.upstreams.legacy.baseUrl}\n` +
       sandboxNote +
@@ -66,11 +83,14 @@ async function main(): Promise<void> {
           `  curl '${local}/recipes?title_kw=soup&pg=1&rpp=5&api_key=sandbox-free-key' -H 'Accept: application/json'\n` +
           `  curl -u alice:alice-pass '${local}/grocerylist?api_key=sandbox-free-key' -H 'Accept: application/json'\n`
         : '') +
-      `  health: ${local}/healthz\n`,
+      `  health: ${local}/healthz\n` +
+      `  usage log: ${log.enabled ? log.destination : 'off'}${log.enabled ? '  (report: npm run report -- FILE)' : ''}\n` +
+      `  metrics: ${gateway.metricsUrl ?? 'not served'}\n` +
+      gateway.notes.map((note) => `  note: ${note}\n`).join(''),
   );
 
   const stop = (signal: string): void => {
-    process.stdout.write(`${signal}: closing\n`);
+    out.write(`${signal}: closing\n`);
     void Promise.all(closers.map((close) => close())).then(() => process.exit(0));
   };
   process.once('SIGINT', () => stop('SIGINT'));

@@ -1,0 +1,65 @@
+/**
+ * A request record as the fields of its usage-log line (one JSON object per request; the Node
+ * logger adds `level`, `time` and `msg: "request"`). The field names are the contract with the
+ * migration report (src/report/parse-record.ts). Only fields that are known are written.
+ */
+import type { RequestRecord } from '../gateway/request-record.js';
+
+export const REQUEST_MESSAGE = 'request';
+
+/** Operation value when the target was refused before routing (bad target, foreign host). */
+export const UNROUTED = 'unrouted';
+
+export interface LogFields {
+  requestId: string;
+  method: string;
+  operation: string;
+  pathTemplate?: string;
+  mode: string;
+  form?: string;
+  versionPrefix?: string;
+  absoluteForm?: true;
+  scheme?: string;
+  insecure: boolean;
+  client?: string;
+  clientLabel?: string;
+  user?: string;
+  status: number;
+  latencyMs?: number;
+  upstreamMs?: number;
+  cache?: string;
+  bytesIn?: number;
+  bytesOut?: number;
+  error?: string;
+}
+
+/** The mode a record is counted under: set by dispatch, else `gateway` (answered by the gateway itself). */
+export function modeOf(record: Readonly<RequestRecord>): string {
+  return record.mode ?? 'gateway';
+}
+
+export function toLogFields(record: Readonly<RequestRecord>): LogFields {
+  const fields: LogFields = {
+    requestId: record.requestId,
+    method: record.method,
+    operation: record.operation ?? UNROUTED,
+    mode: modeOf(record),
+    insecure: record.insecure,
+    status: record.status ?? 0,
+  };
+  if (record.pathTemplate !== undefined) fields.pathTemplate = record.pathTemplate;
+  if (record.form !== undefined) fields.form = record.form;
+  if (record.versionPrefix) fields.versionPrefix = record.versionPrefix;
+  if (record.absoluteForm) fields.absoluteForm = true;
+  if (record.scheme !== undefined) fields.scheme = record.scheme;
+  if (record.client !== undefined) fields.client = record.client;
+  if (record.clientLabel !== undefined) fields.clientLabel = record.clientLabel;
+  if (record.user !== undefined) fields.user = record.user;
+  if (record.latencyMs !== undefined) fields.latencyMs = record.latencyMs;
+  if (record.upstreamMs !== undefined) fields.upstreamMs = record.upstreamMs;
+  if (record.cache !== undefined) fields.cache = record.cache;
+  if (record.bytesIn !== undefined) fields.bytesIn = record.bytesIn;
+  if (record.bytesOut !== undefined) fields.bytesOut = record.bytesOut;
+  if (record.error !== undefined) fields.error = record.error;
+  return fields;
+}

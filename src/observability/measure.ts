@@ -1,0 +1,26 @@
+/**
+ * Small measurements for the request record, runtime-agnostic.
+ */
+
+/** Milliseconds rounded to 0.01 ms. */
+export function roundMs(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
+const NO_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * Bytes of the answer's body: its `Content-Length`, 0 when it has none to send (HEAD, 204, 304),
+ * and for the gateway's own (small) error answers the rendered bytes. Undefined otherwise (an
+ * answer without a length that the gateway did not build itself), and whenever the runtime counts
+ * the written bytes itself (`countedLater`).
+ */
+export async function responseBytes(response: Response, method: string, countedLater = false): Promise<number | undefined> {
+  if (method === 'HEAD' || NO_BODY.has(response.status)) return 0;
+  const length = response.headers.get('content-length');
+  if (length !== null) return Number(length) || 0;
+  if (countedLater) return undefined;
+  // Not `response.body`: on @hono/node-server reading it leaves the adapter's fast path.
+  if (response.headers.has('x-gateway-error')) return (await response.clone().arrayBuffer()).byteLength;
+  return undefined;
+}

@@ -1,0 +1,145 @@
+/**
+ * Node-only: Prometheus metrics from the request records (prom-client, one registry per gateway).
+ *
+ *   gateway_requests_total{operation,mode,status_class}
+ *   gateway_request_duration_seconds{operation,mode,status_class}   histogram
+ *   gateway_upstream_duration_seconds{upstream}                      histogram
+ *   gateway_upstream_errors_total{upstream,reason}                   reason: timeout, unreachable, reset, invalid, too-large
+ *   gateway_upstream_timeouts_total{upstream}
+ *   gateway_cache_requests_total{operation,result}                   result: hit, miss, stale, bypass
+ *   gateway_usage_log_dropped_lines_total                             (when a usage log is on)
+ *   plus prom-client's default process metrics.
+ *
+ * Label children are looked up once per label combination and kept, so a request costs a map
+ * lookup, an increment and a histogram observation.
+ */
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RecordSink, RequestRecord } from '../../gateway/request-record.js';
+import type { MetricsEndpoint } from '../admin-routes.js';
+import { modeOf, UNROUTED } from '../log-fields.js';
+
+const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'] as const;
+
+/** `X-Gateway-Error` codes (legacy path) and `upstream-<failure>` (api2 path) → one reason vocabulary. */
+const UPSTREAM_REASONS: Readonly<Record<string, string>> = {
+  'upstream-timeout': 'timeout',
+  'upstream-unreachable': 'unreachable',
+  'upstream-connect': 'unreachable',
+  'upstream-reset': 'reset',
+  'upstream-invalid': 'invalid',
+  'upstream-protocol': 'invalid',
+  'upstream-too-large': 'too-large',
+};
+
+function upstreamFailureOf(error: string | undefined): string | undefined {
+  return error === undefined ? undefined : UPSTREAM_REASONS[error];
+}
+
+export interface PrometheusMetrics {
+  readonly sink: RecordSink;
+  readonly endpoint: MetricsEndpoint;
+  readonly registry: Registry;
+}
+
+interface RequestChildren {
+  readonly count: { inc(): void };
+  readonly latency: { observe(value: number): void };
+}
+
+export function createPrometheusMetrics(options: { readonly droppedLogLines?: () => number } = {}): PrometheusMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const requests = new Counter({
+    name: 'gateway_requests_total',
+    help: 'Requests answered, by operation, mode that served them and status class.',
+    labelNames: ['operation', 'mode', 'status_class'] as const,
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'gateway_request_duration_seconds',
+    help: 'Time from arrival to the answer being ready, by operation, mode and status class.',
+    labelNames: ['operation', 'mode', 'status_class'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const upstreamDuration = new Histogram({
+    name: 'gateway_upstream_duration_seconds',
+    help: 'Time spent waiting for an upstream, by upstream.',
+    labelNames: ['upstream'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const upstreamErrors = new Counter({
+    name: 'gateway_upstream_errors_total',
+    help: 'Upstream exchanges that failed, by upstream and reason (timeout, unreachable, reset, invalid, too-large).',
+    labelNames: ['upstream', 'reason'] as const,
+    registers,
+  });
+  const upstreamTimeouts = new Counter({
+    name: 'gateway_upstream_timeouts_total',
+    help: 'Upstream exchanges that passed their deadline, by upstream.',
+    labelNames: ['upstream'] as const,
+    registers,
+  });
+  const cache = new Counter({
+    name: 'gateway_cache_requests_total',
+    help: 'Response cache outcomes, by operation and result (hit, miss, stale, bypass).',
+    labelNames: ['operation', 'result'] as const,
+    registers,
+  });
+  if (options.droppedLogLines) {
+    const dropped = options.droppedLogLines;
+    new Counter({
+      name: 'gateway_usage_log_dropped_lines_total',
+      help: 'Usage-log lines dropped because the log destination stalled.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(dropped());
+      },
+    });
+  }
+
+  const children = new Map<string, RequestChildren>();
+  const childrenFor = (operation: string, mode: string, statusClass: string): RequestChildren => {
+    const key = `${operation}\u0000${mode}\u0000${statusClass}`;
+    let found = children.get(key);
+    if (!found) {
+      found = { count: requests.labels(operation, mode, statusClass), latency: duration.labels(operation, mode, statusClass) };
+      children.set(key, found);
+    }
+    return found;
+  };
+
+  const sink = (record: Readonly<RequestRecord>): void => {
+    const operation = record.operation ?? UNROUTED;
+    const mode = modeOf(record);
+    const status = record.status ?? 0;
+    const child = childrenFor(operation, mode, STATUS_CLASSES[Math.min(5, Math.floor(status / 100))] ?? '0xx');
+    child.count.inc();
+    if (record.latencyMs !== undefined) child.latency.observe(record.latencyMs / 1000);
+    const upstream = record.upstream ?? (mode === 'gateway' ? undefined : mode);
+    if (upstream !== undefined) {
+      if (record.upstreamMs !== undefined) upstreamDuration.labels(upstream).observe(record.upstreamMs / 1000);
+      const reason = upstreamFailureOf(record.error);
+      if (reason !== undefined) {
+        upstreamErrors.labels(upstream, reason).inc();
+        if (reason === 'timeout') upstreamTimeouts.labels(upstream).inc();
+      }
+    }
+    if (record.cache !== undefined) cache.labels(operation, record.cache.toLowerCase()).inc();
+  };
+
+  return {
+    sink,
+    registry,
+    endpoint: {
+      async render() {
+        return { contentType: registry.contentType, body: await registry.metrics() };
+      },
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Node-only: builds the observability pieces from `config.observability` and says where they go.
+ *
+ * - usage log (pino, async) and Prometheus metrics become one record sink, with the caller's own
+ *   sink (tests) after them;
+ * - the identifier (keyed client/user hashes) is shared by the core app and the Node listener, so
+ *   refusals made before Hono hash alike;
+ * - the admin views are served on the admin listener when `admin.listen` is set, else on the main
+ *   listener behind `admin.bearerToken`, else nowhere (and the metrics are then not collected).
+ */
+import type { GatewayConfig } from '../../config/schema.js';
+import type { RecordSink } from '../../gateway/request-record.js';
+import type { AdminRoutes } from '../admin-routes.js';
+import { fanOut } from '../fan-out.js';
+import { identifierFromConfig } from '../identity.js';
+import type { Identifier } from '../identity.js';
+import { createPrometheusMetrics } from './prometheus.js';
+import { createUsageLog } from './usage-log.js';
+import type { UsageLog } from './usage-log.js';
+
+export interface NodeObservability {
+  readonly sink: RecordSink | undefined;
+  /** Set when the usage log is on: the log's extras (request id, bytes, hashes) are then filled. */
+  readonly identifier: Identifier | undefined;
+  /** Admin views for the main app (bearer token), when they are served there. */
+  readonly mainAdmin: AdminRoutes | undefined;
+  /** Admin views and where to listen for them, when a separate admin listener is configured. */
+  readonly adminListener: { readonly routes: AdminRoutes; readonly host: string; readonly port: number } | undefined;
+  readonly usageLog: UsageLog | undefined;
+  /** Things the operator should know at start (printed by `npm start`). */
+  readonly notes: readonly string[];
+  close(): Promise<void>;
+}
+
+export function createNodeObservability(config: GatewayConfig, extraSink?: RecordSink): NodeObservability {
+  const obs = config.observability;
+  const notes: string[] = [];
+  const usageLog = obs.log.enabled ? createUsageLog(obs.log) : undefined;
+  const identifier = usageLog ? identifierFromConfig(obs) : undefined;
+  if (usageLog && obs.hashKey === undefined) {
+    notes.push('observability.hashKey is not set: client and user hashes change at every restart and clientLabels cannot match');
+  }
+
+  const served = obs.metrics.enabled && (obs.admin.listen !== undefined || obs.admin.bearerToken !== undefined);
+  if (obs.metrics.enabled && !served) {
+    notes.push('metrics are not served: set observability.admin.listen (an admin listener) or observability.admin.bearerToken');
+  }
+  const metrics = served ? createPrometheusMetrics(usageLog ? { droppedLogLines: () => usageLog.dropped() } : {}) : undefined;
+  const routes: AdminRoutes | undefined = metrics
+    ? { metricsPath: obs.metrics.path, bearerToken: obs.admin.bearerToken, metrics: metrics.endpoint }
+    : undefined;
+
+  const sink = fanOut([usageLog?.sink, metrics?.sink, extraSink], (error) => {
+    usageLog?.logger.error({ error: String(error) }, 'record sink failed');
+  });
+
+  return {
+    sink,
+    identifier,
+    mainAdmin: routes && !obs.admin.listen ? routes : undefined,
+    adminListener: routes && obs.admin.listen ? { routes, host: obs.admin.listen.host, port: obs.admin.listen.port } : undefined,
+    usageLog,
+    notes,
+    async close() {
+      await usageLog?.close();
+    },
+  };
+}

@@ -1,0 +1,270 @@
+/**
+ * Counts the request records in one pass, in memory bounded by the number of operations, modes,
+ * clients, path templates and minutes seen (never by the number of records).
+ *
+ * Hot path (it runs once per record, hundreds of thousands of times a second): a record costs a
+ * handful of map lookups. Per-operation totals, the per-mode totals and the timeline are summed
+ * from the (operation, mode) cells at the end; clients get a number so that per-operation client
+ * sets and per-client uses are keyed by numbers, not by long strings.
+ */
+import { LatencySketch } from './latency-sketch.js';
+import { parseLine } from './parse-record.js';
+import type { BrokenLine, LogRecord } from './types.js';
+
+const KEEP_BROKEN = 100;
+
+/** One (operation, mode) cell. */
+export interface ModeAgg {
+  readonly index: number;
+  requests: number;
+  /** 5xx answers. */
+  errors: number;
+  readonly latency: LatencySketch;
+  /** Epoch minute → requests; the current minute is counted in `minute`/`minuteCount` first. */
+  readonly minutes: Map<number, number>;
+  minute: number;
+  minuteCount: number;
+}
+
+export interface OperationAgg {
+  readonly index: number;
+  requests: number;
+  clientErrors: number;
+  readonly modes: Map<string, ModeAgg>;
+  /** Client numbers. */
+  readonly clients: Set<number>;
+  canonical: number;
+  regular: number;
+  malformed: number;
+  /** Other form names. */
+  readonly otherForms: Map<string, number>;
+  readonly malformedClients: Set<number>;
+  versionPrefixed: number;
+  plainHttp: number;
+  insecure: number;
+  readonly insecureClients: Set<number>;
+  readonly cache: { hit: number; miss: number; stale: number; bypass: number };
+}
+
+export interface UseAgg {
+  readonly operation: string;
+  readonly method: string;
+  readonly pathTemplate: string | undefined;
+  readonly mode: string;
+  readonly form: string | undefined;
+  readonly versionPrefix: string | undefined;
+  readonly scheme: string | undefined;
+  readonly insecure: boolean;
+  requests: number;
+}
+
+export interface ClientAgg {
+  readonly index: number;
+  label: string | undefined;
+  requests: number;
+  legacy: number;
+  first: number;
+  last: number;
+  /** Keyed by `useKey`. */
+  readonly uses: Map<number | string, UseAgg>;
+}
+
+export interface TemplateAgg {
+  readonly method: string;
+  readonly pathTemplate: string;
+  requests: number;
+  readonly clients: Set<number>;
+}
+
+/** Small numbers (from 1; 0 for undefined) for the strings of a use key. */
+class Interner {
+  private readonly ids = new Map<string, number>();
+  id(text: string | undefined): number {
+    if (text === undefined) return 0;
+    let found = this.ids.get(text);
+    if (found === undefined) this.ids.set(text, (found = this.ids.size + 1));
+    return found;
+  }
+}
+
+export class Aggregator {
+  records = 0;
+  brokenCount = 0;
+  otherLines = 0;
+  readonly broken: BrokenLine[] = [];
+  firstTime = Infinity;
+  lastTime = -Infinity;
+  anonymous = 0;
+  /** Refused before routing, by mode, and their minutes. */
+  readonly unrouted = new Map<string, ModeAgg>();
+  readonly operations = new Map<string, OperationAgg>();
+  readonly clients = new Map<string, ClientAgg>();
+  readonly uncatalogued = new Map<string, TemplateAgg>();
+  private readonly modeIds = new Interner();
+  private readonly versionIds = new Interner();
+  private readonly methodIds = new Interner();
+  private readonly templateIds = new Interner();
+
+  addLine(input: string, line: string, lineNumber: number): void {
+    const parsed = parseLine(line);
+    if (parsed.kind === 'record') this.add(parsed.record);
+    else if (parsed.kind === 'broken') this.addBroken(input, lineNumber, parsed.reason);
+    else this.otherLines++;
+  }
+
+  addBroken(input: string, line: number, reason: string): void {
+    this.brokenCount++;
+    if (this.broken.length < KEEP_BROKEN) this.broken.push({ input, line, reason });
+  }
+
+  add(record: LogRecord): void {
+    this.records++;
+    const time = record.time;
+    if (time < this.firstTime) this.firstTime = time;
+    if (time > this.lastTime) this.lastTime = time;
+    const minute = Math.floor(time / 60_000);
+
+    if (record.operation === 'unrouted') {
+      countMinute(this.cell(this.unrouted, record.mode), minute);
+      return;
+    }
+    let op = this.operations.get(record.operation);
+    if (!op) this.operations.set(record.operation, (op = newOperation(this.operations.size)));
+    const mode = this.cell(op.modes, record.mode);
+    countMinute(mode, minute);
+    const status = record.status;
+    if (status >= 500) mode.errors++;
+    else if (status >= 400) op.clientErrors++;
+    if (record.latencyMs !== undefined) mode.latency.add(record.latencyMs);
+
+    let client: ClientAgg | undefined;
+    if (record.client !== undefined) {
+      client = this.clients.get(record.client);
+      if (!client) this.clients.set(record.client, (client = { index: this.clients.size, label: undefined, requests: 0, legacy: 0, first: time, last: time, uses: new Map() }));
+      op.clients.add(client.index);
+    } else {
+      this.anonymous++;
+    }
+
+    op.requests++;
+    switch (record.form) {
+      case undefined: break;
+      case 'canonical': op.canonical++; break;
+      case 'regular': op.regular++; break;
+      case 'malformed':
+        op.malformed++;
+        if (client) op.malformedClients.add(client.index);
+        break;
+      default: op.otherForms.set(record.form, (op.otherForms.get(record.form) ?? 0) + 1);
+    }
+    if (record.versionPrefix !== undefined) op.versionPrefixed++;
+    if (record.scheme === 'http') op.plainHttp++;
+    if (record.insecure) {
+      op.insecure++;
+      if (client) op.insecureClients.add(client.index);
+    }
+    switch (record.cache) {
+      case 'HIT': op.cache.hit++; break;
+      case 'MISS': op.cache.miss++; break;
+      case 'STALE': op.cache.stale++; break;
+      case 'BYPASS': op.cache.bypass++; break;
+    }
+    if (record.operation === 'uncatalogued') this.addToTemplate(record, client);
+    if (client) this.addToClient(record, client, op, mode);
+  }
+
+  private cell(modes: Map<string, ModeAgg>, name: string): ModeAgg {
+    let mode = modes.get(name);
+    if (!mode) {
+      modes.set(name, (mode = { index: this.modeIds.id(name), requests: 0, errors: 0, latency: new LatencySketch(), minutes: new Map(), minute: -1, minuteCount: 0 }));
+    }
+    mode.requests++;
+    return mode;
+  }
+
+  private addToTemplate(record: LogRecord, client: ClientAgg | undefined): void {
+    const template = record.pathTemplate ?? '(unknown)';
+    const key = `${record.method} ${template}`;
+    let found = this.uncatalogued.get(key);
+    if (!found) this.uncatalogued.set(key, (found = { method: record.method, pathTemplate: template, requests: 0, clients: new Set() }));
+    found.requests++;
+    if (client) found.clients.add(client.index);
+  }
+
+  private addToClient(record: LogRecord, client: ClientAgg, op: OperationAgg, mode: ModeAgg): void {
+    client.requests++;
+    if (record.clientLabel !== undefined) client.label = record.clientLabel;
+    if (record.mode === 'legacy') client.legacy++;
+    if (record.time < client.first) client.first = record.time;
+    if (record.time > client.last) client.last = record.time;
+    const template = record.operation === 'uncatalogued' ? record.pathTemplate : undefined;
+    const key = this.useKey(record, op, mode, template);
+    let use = client.uses.get(key);
+    if (!use) {
+      use = {
+        operation: record.operation,
+        method: record.method,
+        pathTemplate: template,
+        mode: record.mode,
+        form: record.form,
+        versionPrefix: record.versionPrefix,
+        scheme: record.scheme,
+        insecure: record.insecure,
+        requests: 0,
+      };
+      client.uses.set(key, use);
+    }
+    use.requests++;
+  }
+
+  /** One safe integer per (operation, mode, form, prefix, scheme, insecure, method, template); a string past the limits. */
+  private useKey(record: LogRecord, op: OperationAgg, mode: ModeAgg, template: string | undefined): number | string {
+    const form = record.form === undefined ? 0 : record.form === 'canonical' ? 1 : record.form === 'malformed' ? 2 : record.form === 'regular' ? 3 : 4;
+    const version = this.versionIds.id(record.versionPrefix);
+    const scheme = record.scheme === 'https' ? 1 : record.scheme === 'http' ? 2 : 0;
+    const method = this.methodIds.id(record.method);
+    const path = template === undefined ? 0 : this.templateIds.id(template);
+    if (op.index >= 4096 || mode.index >= 64 || version >= 64 || method >= 32 || path >= 65_536 || form === 4) {
+      return `${record.operation}|${record.mode}|${record.form}|${record.versionPrefix}|${record.scheme}|${record.insecure}|${record.method}|${template}`;
+    }
+    // 12 + 6 + 3 + 6 + 2 + 1 + 5 + 16 = 51 bits.
+    return ((((((op.index * 64 + mode.index) * 8 + form) * 64 + version) * 4 + scheme) * 2 + (record.insecure ? 1 : 0)) * 32 + method) * 65_536 + path;
+  }
+}
+
+function newOperation(index: number): OperationAgg {
+  return {
+    index,
+    requests: 0,
+    clientErrors: 0,
+    modes: new Map(),
+    clients: new Set(),
+    canonical: 0,
+    regular: 0,
+    malformed: 0,
+    otherForms: new Map(),
+    malformedClients: new Set(),
+    versionPrefixed: 0,
+    plainHttp: 0,
+    insecure: 0,
+    insecureClients: new Set(),
+    cache: { hit: 0, miss: 0, stale: 0, bypass: 0 },
+  };
+}
+
+/** Records of one cell arrive in time order mostly: count the current minute, store on change. */
+function countMinute(mode: ModeAgg, minute: number): void {
+  if (minute === mode.minute) {
+    mode.minuteCount++;
+    return;
+  }
+  flushMinute(mode);
+  mode.minute = minute;
+  mode.minuteCount = 1;
+}
+
+export function flushMinute(mode: ModeAgg): void {
+  if (mode.minuteCount > 0) mode.minutes.set(mode.minute, (mode.minutes.get(mode.minute) ?? 0) + mode.minuteCount);
+  mode.minuteCount = 0;
+  mode.minute = -1;
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+/**
+ * `npm run report -- [options] <log files | ->` (bin: `recipe-gateway-report`): reads usage-log
+ * lines (plain or gzipped, any size, streamed) and prints the migration report.
+ */
+import { access, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { renderHtml } from './render-html.js';
+import { renderText } from './render-text.js';
+import { reportFromInputs } from './run.js';
+import { DEFAULT_THRESHOLDS } from './types.js';
+import type { Thresholds } from './types.js';
+
+const USAGE = `usage: npm run report -- [options] <log files | ->   (plain or .gz; - reads stdin)
+
+  --json                 print the report as JSON instead of tables
+  --html FILE            also write a self-contained HTML page with charts
+  --min-api2 N           api2 requests needed before an operation is judged (default ${DEFAULT_THRESHOLDS.minApi2Requests})
+  --error-margin POINTS  percentage points api2's 5xx rate may exceed legacy's (default ${DEFAULT_THRESHOLDS.errorMargin * 100})
+  --latency-factor X     api2 p95 may be at most X times legacy p95 (default ${DEFAULT_THRESHOLDS.latencyFactor})
+`;
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        html: { type: 'string' },
+        'min-api2': { type: 'string' },
+        'error-margin': { type: 'string' },
+        'latency-factor': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    process.stderr.write(USAGE);
+    return 2;
+  }
+  const thresholds: Thresholds = {
+    ...DEFAULT_THRESHOLDS,
+    ...numberOption(values, 'min-api2', 'minApi2Requests', 1),
+    ...numberOption(values, 'error-margin', 'errorMargin', 0.01),
+    ...numberOption(values, 'latency-factor', 'latencyFactor', 1),
+  };
+  for (const input of positionals) {
+    if (input === '-') continue;
+    try {
+      await access(input, constants.R_OK);
+    } catch {
+      process.stderr.write(`cannot read ${input}\n`);
+      return 2;
+    }
+  }
+
+  const started = performance.now();
+  const report = await reportFromInputs(positionals, thresholds);
+  const seconds = (performance.now() - started) / 1000;
+  if (values.html) {
+    await writeFile(values.html, renderHtml(report));
+    process.stderr.write(`HTML report written to ${values.html}\n`);
+  }
+  process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderText(report));
+  process.stderr.write(
+    `${report.summary.records} records, ${report.summary.brokenLines} broken lines in ${seconds.toFixed(2)} s` +
+      ` (${Math.round(report.summary.records / Math.max(seconds, 1e-6))} records/s)\n`,
+  );
+  return 0;
+}
+
+function numberOption(values: Record<string, unknown>, option: string, key: keyof Thresholds, unit: number): Partial<Thresholds> {
+  const text = values[option];
+  if (typeof text !== 'string') return {};
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`--${option}: must be a number >= 0`);
+  return { [key]: value * unit };
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+  },
+);

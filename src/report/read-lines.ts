@@ -1,0 +1,82 @@
+/**
+ * Node-only: streams the lines of a log file (or stdin for `-`), plain or gzipped (detected from
+ * the first bytes, not the name), in constant memory. A gzip stream that breaks off is reported
+ * as an error after the lines read before it.
+ */
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { createGunzip } from 'node:zlib';
+
+const MAX_LINE = 1 << 20;
+
+export type LineHandler = (line: string, lineNumber: number) => void;
+
+export interface ReadOutcome {
+  readonly lines: number;
+  /** Set when the input could not be read to its end (the lines before it were handled). */
+  readonly error: string | undefined;
+}
+
+export async function readLines(input: string, onLine: LineHandler): Promise<ReadOutcome> {
+  const source: Readable = input === '-' ? process.stdin : createReadStream(input, { highWaterMark: 1 << 20 });
+  const decoder = new StringDecoder('utf8');
+  let carry = '';
+  let lineNumber = 0;
+
+  // A line longer than MAX_LINE (no newline in sight: not a log) is handed on cut short, so it is
+  // reported as broken, and the rest of it is skipped: memory stays bounded.
+  let skipping = false;
+  const take = (chunk: string): void => {
+    const text = carry === '' ? chunk : carry + chunk;
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      if (skipping) skipping = false;
+      else {
+        lineNumber++;
+        const line = text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+        if (line.length > 0) onLine(line, lineNumber);
+      }
+      start = end + 1;
+    }
+    carry = skipping ? '' : text.slice(start);
+    if (carry.length > MAX_LINE) {
+      lineNumber++;
+      onLine(carry.slice(0, 200), lineNumber);
+      carry = '';
+      skipping = true;
+    }
+  };
+
+  let error: string | undefined;
+  try {
+    for await (const chunk of await decoded(source)) take(decoder.write(chunk as Buffer));
+  } catch (failure) {
+    error = failure instanceof Error ? failure.message : String(failure);
+  }
+  const rest = skipping ? '' : carry + decoder.end();
+  if (rest.length > 0) {
+    lineNumber++;
+    onLine(rest.endsWith('\r') ? rest.slice(0, -1) : rest, lineNumber);
+  }
+  return { lines: lineNumber, error };
+}
+
+/** The source, gunzipped when it starts with the gzip magic bytes. */
+async function decoded(source: Readable): Promise<AsyncIterable<Buffer>> {
+  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const first = await iterator.next();
+  if (first.done) return (async function* (): AsyncGenerator<Buffer> {})();
+  const head: Buffer = first.value;
+  const all = async function* (): AsyncGenerator<Buffer> {
+    yield head;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  };
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    const gunzip = createGunzip({ chunkSize: 1 << 18 });
+    const compressed = Readable.from(all());
+    compressed.once('error', (error) => gunzip.destroy(error));
+    return compressed.pipe(gunzip);
+  }
+  return all();
+}

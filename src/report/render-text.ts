@@ -1,0 +1,93 @@
+/**
+ * The report as terminal text (the default output).
+ */
+import { clientName, formatCount, formatMs, formatPercent, modeShares } from './format.js';
+import type { Report } from './types.js';
+
+const MAX_CLIENTS = 25;
+const MAX_BLOCKERS = 10;
+
+export function renderText(report: Report): string {
+  const { summary } = report;
+  const out: string[] = [];
+  const total = summary.records;
+  out.push(
+    `Migration report: ${formatCount(total)} requests` +
+      (summary.firstTime ? `, ${summary.firstTime} to ${summary.lastTime}` : '') +
+      `, from ${report.inputs.join(', ')}`,
+  );
+  out.push(`Modes: ${Object.entries(summary.modes).map(([mode, n]) => `${mode} ${formatCount(n)} (${formatPercent(total ? n / total : 0)})`).join(', ') || '-'}`);
+  out.push(
+    `Clients: ${formatCount(summary.clients)}; requests without api_key: ${formatCount(summary.anonymousRequests)}; ` +
+      `refused before routing: ${formatCount(summary.unrouted)}; broken lines: ${formatCount(summary.brokenLines)}; other lines ignored: ${formatCount(summary.otherLines)}`,
+  );
+
+  out.push('', 'OPERATIONS');
+  out.push(
+    table(
+      ['operation', 'requests', 'clients', 'modes', 'errors', 'p50 ms', 'p95 ms', 'malformed', 'plain http', 'cache hit'],
+      report.operations.map((op) => [
+        op.operation,
+        formatCount(op.requests),
+        formatCount(op.clients),
+        modeShares(op.modes),
+        formatPercent(op.errorRate),
+        formatMs(op.p50Ms),
+        formatMs(op.p95Ms),
+        op.malformed.requests ? `${formatCount(op.malformed.requests)} (${formatPercent(op.malformed.share)})` : '-',
+        op.plainHttp.requests ? `${formatCount(op.plainHttp.requests)} (${formatPercent(op.plainHttp.share)})` : '-',
+        formatPercent(op.cache.hitRate),
+      ]),
+      new Set([1, 2, 4, 5, 6, 7, 8, 9]),
+    ),
+  );
+  if (report.unseenOperations.length > 0) out.push(`No traffic: ${report.unseenOperations.join(', ')}`);
+
+  out.push('', 'READINESS (can the operation move to api2?)');
+  out.push(
+    table(
+      ['operation', 'verdict', 'reasons'],
+      report.operations.map((op) => [op.operation, op.readiness.verdict === 'ready' ? 'READY' : 'NOT READY', op.readiness.reasons.join('; ')]),
+    ),
+  );
+
+  out.push('', 'CLIENTS (by remaining legacy use: requests served by the legacy backend)');
+  for (const client of report.clients.slice(0, MAX_CLIENTS)) {
+    out.push(`${clientName(client)}: ${formatCount(client.requests)} requests, ${formatCount(client.legacyRequests)} in legacy mode, last seen ${client.lastSeen}`);
+    if (client.blockers.length === 0) out.push('    nothing blocks its migration');
+    for (const blocker of client.blockers.slice(0, MAX_BLOCKERS)) {
+      out.push(`    ${blocker.operation}: ${blocker.detail} (${formatCount(blocker.requests)})`);
+    }
+    if (client.blockers.length > MAX_BLOCKERS) out.push(`    … ${client.blockers.length - MAX_BLOCKERS} more (see --json)`);
+  }
+  if (report.clients.length > MAX_CLIENTS) out.push(`… ${report.clients.length - MAX_CLIENTS} more clients (see --json)`);
+  if (report.clients.length === 0) out.push('(none)');
+
+  if (report.uncatalogued.length > 0) {
+    out.push('', 'UNCATALOGUED PATHS (passed to legacy; no api2 mapping)');
+    out.push(
+      table(
+        ['method', 'path template', 'requests', 'clients'],
+        report.uncatalogued.map((u) => [u.method, u.pathTemplate, formatCount(u.requests), formatCount(u.clients)]),
+        new Set([2, 3]),
+      ),
+    );
+  }
+
+  if (summary.brokenLines > 0) {
+    out.push('', `BROKEN LINES (${formatCount(summary.brokenLines)}; not counted)`);
+    for (const broken of report.brokenLines) out.push(`${broken.input}:${broken.line}: ${broken.reason}`);
+    if (summary.brokenLines > report.brokenLines.length) out.push(`… ${summary.brokenLines - report.brokenLines.length} more`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, right: ReadonlySet<number> = new Set()): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, i) => (right.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,146 @@
+/**
+ * The HTML report's charts as inline SVG strings (no script, no network): share of traffic per
+ * mode per operation, requests over time by mode, top clients by remaining legacy use. Every
+ * drawn mark carries its numbers in `data-*` attributes and a `<title>` tooltip.
+ */
+import { clientName, formatCount, formatPercent } from './format.js';
+import type { Report } from './types.js';
+
+const KNOWN_COLOURS: Readonly<Record<string, string>> = {
+  legacy: '#a0522d',
+  api2: '#2e8b57',
+  canary: '#e69f00',
+  shadow: '#7b68ee',
+  gateway: '#9e9e9e',
+};
+const OTHER_COLOURS = ['#1f77b4', '#d62728', '#17becf', '#bcbd22', '#e377c2', '#8c564b'];
+
+export function modeColours(modes: readonly string[]): Map<string, string> {
+  const colours = new Map<string, string>();
+  let next = 0;
+  for (const mode of modes) colours.set(mode, KNOWN_COLOURS[mode] ?? OTHER_COLOURS[next++ % OTHER_COLOURS.length]!);
+  return colours;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+const WIDTH = 760;
+
+function legend(colours: ReadonlyMap<string, string>, y: number): string {
+  let x = 0;
+  const items: string[] = [];
+  for (const [mode, colour] of colours) {
+    items.push(`<rect x="${x}" y="${y}" width="12" height="12" fill="${colour}"/><text x="${x + 16}" y="${y + 10}">${escapeHtml(mode)}</text>`);
+    x += 24 + mode.length * 8;
+  }
+  return `<g class="legend">${items.join('')}</g>`;
+}
+
+export function modeShareChart(report: Report, colours: ReadonlyMap<string, string>): string {
+  const labelWidth = 170;
+  const barWidth = WIDTH - labelWidth - 80;
+  const row = 22;
+  const rows = report.operations.map((op, i) => {
+    const y = 24 + i * row;
+    let x = labelWidth;
+    const segments = op.modes.map((m) => {
+      const width = m.share * barWidth;
+      const rect =
+        `<rect class="share-segment" data-operation="${escapeHtml(op.operation)}" data-mode="${escapeHtml(m.mode)}" ` +
+        `data-requests="${m.requests}" data-share="${m.share}" x="${x.toFixed(2)}" y="${y}" width="${width.toFixed(2)}" height="${row - 6}" fill="${colours.get(m.mode) ?? '#000'}">` +
+        `<title>${escapeHtml(op.operation)}, ${escapeHtml(m.mode)}: ${formatCount(m.requests)} (${formatPercent(m.share)})</title></rect>`;
+      x += width;
+      return rect;
+    });
+    return (
+      `<text x="${labelWidth - 6}" y="${y + 12}" text-anchor="end">${escapeHtml(op.operation)}</text>${segments.join('')}` +
+      `<text x="${labelWidth + barWidth + 6}" y="${y + 12}">${formatCount(op.requests)}</text>`
+    );
+  });
+  const height = 24 + report.operations.length * row + 8;
+  return svg('chart-mode-share', 'Share of traffic per mode, per operation', height, legend(colours, 0) + rows.join(''));
+}
+
+export function timelineChart(report: Report, colours: ReadonlyMap<string, string>): string {
+  const { buckets, modes, stepSeconds } = report.timeline;
+  const left = 56;
+  const top = 24;
+  const plotWidth = WIDTH - left - 10;
+  const plotHeight = 200;
+  const max = Math.max(1, ...buckets.map((b) => b.total));
+  const scale = niceMax(max);
+  const barWidth = buckets.length === 0 ? 0 : plotWidth / buckets.length;
+  const marks: string[] = [];
+  buckets.forEach((bucket, i) => {
+    let y = top + plotHeight;
+    for (const mode of modes) {
+      const count = bucket.modes[mode] ?? 0;
+      if (count === 0) continue;
+      const height = (count / scale) * plotHeight;
+      y -= height;
+      marks.push(
+        `<rect class="timeline-segment" data-start="${bucket.start}" data-mode="${escapeHtml(mode)}" data-count="${count}" ` +
+          `x="${(left + i * barWidth).toFixed(2)}" y="${y.toFixed(2)}" width="${Math.max(0.5, barWidth - 1).toFixed(2)}" height="${height.toFixed(2)}" fill="${colours.get(mode) ?? '#000'}">` +
+          `<title>${bucket.start}, ${escapeHtml(mode)}: ${formatCount(count)}</title></rect>`,
+      );
+    }
+  });
+  const axis: string[] = [`<line x1="${left}" y1="${top + plotHeight}" x2="${left + plotWidth}" y2="${top + plotHeight}" stroke="#555"/>`];
+  for (let t = 0; t <= 4; t++) {
+    const value = (scale * t) / 4;
+    const y = top + plotHeight - (plotHeight * t) / 4;
+    axis.push(`<line x1="${left - 4}" y1="${y}" x2="${left + plotWidth}" y2="${y}" stroke="#ddd"/><text x="${left - 6}" y="${y + 4}" text-anchor="end">${formatCount(value)}</text>`);
+  }
+  const labelled = buckets.length <= 1 ? [0] : [0, Math.floor((buckets.length - 1) / 2), buckets.length - 1];
+  for (const i of labelled) {
+    const bucket = buckets[i];
+    if (!bucket) continue;
+    const anchor = i === 0 ? 'start' : i === buckets.length - 1 ? 'end' : 'middle';
+    const x = anchor === 'start' ? left + i * barWidth : anchor === 'end' ? left + (i + 1) * barWidth : left + i * barWidth + barWidth / 2;
+    axis.push(`<text x="${x.toFixed(2)}" y="${top + plotHeight + 16}" text-anchor="${anchor}">${bucket.start.slice(0, 16).replace('T', ' ')}</text>`);
+  }
+  axis.push(`<text x="${left + plotWidth}" y="${top + plotHeight + 32}" text-anchor="end">requests per ${stepLabel(stepSeconds)} (UTC)</text>`);
+  return svg('chart-timeline', 'Requests over time, by mode', top + plotHeight + 40, legend(colours, 0) + axis.join('') + marks.join(''));
+}
+
+export function topClientsChart(report: Report, limit = 15): string {
+  const clients = report.clients.filter((c) => c.legacyRequests > 0).slice(0, limit);
+  const labelWidth = 260;
+  const barWidth = WIDTH - labelWidth - 80;
+  const row = 22;
+  const max = Math.max(1, ...clients.map((c) => c.legacyRequests));
+  const rows = clients.map((client, i) => {
+    const y = 4 + i * row;
+    const width = (client.legacyRequests / max) * barWidth;
+    return (
+      `<text x="${labelWidth - 6}" y="${y + 12}" text-anchor="end">${escapeHtml(clientName(client))}</text>` +
+      `<rect class="client-bar" data-client="${client.client}" data-legacy="${client.legacyRequests}" x="${labelWidth}" y="${y}" width="${width.toFixed(2)}" height="${row - 6}" fill="${KNOWN_COLOURS['legacy']}">` +
+      `<title>${escapeHtml(clientName(client))}: ${formatCount(client.legacyRequests)} of ${formatCount(client.requests)} requests in legacy mode</title></rect>` +
+      `<text x="${(labelWidth + width + 6).toFixed(2)}" y="${y + 12}">${formatCount(client.legacyRequests)}</text>`
+    );
+  });
+  const body = rows.length > 0 ? rows.join('') : `<text x="0" y="16">No client uses the legacy backend any more.</text>`;
+  return svg('chart-top-clients', 'Top clients by remaining legacy use', Math.max(28, 8 + clients.length * row), body);
+}
+
+function svg(id: string, title: string, height: number, body: string): string {
+  return (
+    `<svg id="${id}" role="img" aria-label="${escapeHtml(title)}" xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" ` +
+    `viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" font-size="12"><title>${escapeHtml(title)}</title>${body}</svg>`
+  );
+}
+
+/** 1, 2 or 5 times a power of ten, at least `max`. */
+function niceMax(max: number): number {
+  const power = 10 ** Math.floor(Math.log10(max));
+  for (const factor of [1, 2, 5, 10]) if (factor * power >= max) return factor * power;
+  return 10 * power;
+}
+
+function stepLabel(seconds: number): string {
+  if (seconds % 86_400 === 0) return seconds === 86_400 ? 'day' : `${seconds / 86_400} days`;
+  if (seconds % 3600 === 0) return seconds === 3600 ? 'hour' : `${seconds / 3600} hours`;
+  return seconds === 60 ? 'minute' : `${seconds / 60} minutes`;
+}

@@ -1,0 +1,145 @@
+/**
+ * Generated usage logs with known answers, for the report tests: lines shaped exactly as the
+ * gateway's pino logger writes them (src/observability/log-fields.ts), a scenario whose every
+ * figure is worked out by hand below, and helpers to write them to (gzipped) files.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+export interface FixtureRecord {
+  readonly time: number;
+  readonly operation: string;
+  readonly mode: string;
+  readonly status?: number;
+  readonly method?: string;
+  readonly latencyMs?: number;
+  readonly client?: string;
+  readonly clientLabel?: string;
+  readonly form?: string;
+  readonly versionPrefix?: string;
+  readonly scheme?: 'http' | 'https';
+  readonly insecure?: boolean;
+  readonly cache?: string;
+  readonly pathTemplate?: string;
+  readonly error?: string;
+}
+
+let sequence = 0;
+
+/** One line as the gateway writes it. */
+export function logLine(r: FixtureRecord): string {
+  const status = r.status ?? 200;
+  const fields: Record<string, unknown> = {
+    level: status >= 500 ? 40 : 30,
+    time: r.time,
+    requestId: `req-${++sequence}`,
+    method: r.method ?? 'GET',
+    operation: r.operation,
+    mode: r.mode,
+    insecure: r.insecure ?? false,
+    status,
+  };
+  if (r.pathTemplate !== undefined) fields['pathTemplate'] = r.pathTemplate;
+  if (r.form !== undefined) fields['form'] = r.form;
+  if (r.versionPrefix !== undefined) fields['versionPrefix'] = r.versionPrefix;
+  fields['scheme'] = r.scheme ?? 'https';
+  if (r.client !== undefined) fields['client'] = r.client;
+  if (r.clientLabel !== undefined) fields['clientLabel'] = r.clientLabel;
+  if (r.latencyMs !== undefined) fields['latencyMs'] = r.latencyMs;
+  if (r.cache !== undefined) fields['cache'] = r.cache;
+  if (r.error !== undefined) fields['error'] = r.error;
+  fields['msg'] = 'request';
+  return JSON.stringify(fields);
+}
+
+export function times<T>(n: number, make: (i: number) => T): T[] {
+  return Array.from({ length: n }, (_, i) => make(i));
+}
+
+export const T0 = Date.parse('2026-01-05T10:00:00.000Z');
+export const CLIENT_A = 'aaaaaaaaaaaaaaaa';
+export const CLIENT_B = 'bbbbbbbbbbbbbbbb';
+export const CLIENT_C = 'cccccccccccccccc';
+
+/** Within the first hour, one second apart per record index. */
+const at = (i: number): number => T0 + (i % 3600) * 1000;
+
+/**
+ * The scenario (578 records, all between 10:00 and 11:00 UTC):
+ *
+ * recipes.search, 300: legacy 200 (A 150 of which 20 with /v1/, B 50 over plain http with the key:
+ *   insecure), latencies 1..100 ms twice, 2 answers 500; api2 100 (A), 10 ms each, 3 answers 502.
+ *   → errors 5/300, legacy p50 50 p95 95, api2 error rate 3 % > legacy 1 %: not ready.
+ * grocery.update, 40 (B, legacy): 30 malformed form, 10 regular → no api2 traffic, 1 client on
+ *   malformed forms (30 requests): not ready.
+ * grocery.list, 200 (A): legacy 50, api2 150 (cache HIT 100, MISS 30, STALE 20 → hit rate 0.8),
+ *   all 200, 5 ms → ready.
+ * favorites.list, 20 (A, api2) → only 20 requests in api2 mode: not ready.
+ * uncatalogued GET /recipe/{n}, 10 (C, legacy) → not ready.
+ * reviews.get, 5 without api_key (legacy, 403).
+ * 3 refused before routing (unrouted, gateway, 400).
+ */
+export function scenarioLines(): string[] {
+  const records: FixtureRecord[] = [];
+  let i = 0;
+  const push = (r: Omit<FixtureRecord, 'time'>): void => void records.push({ time: at(i++), ...r });
+
+  for (let k = 0; k < 200; k++) {
+    const client = k < 150 ? CLIENT_A : CLIENT_B;
+    push({
+      operation: 'recipes.search',
+      mode: 'legacy',
+      form: 'canonical',
+      latencyMs: (k % 100) + 1,
+      status: k === 10 || k === 160 ? 500 : 200,
+      client,
+      ...(client === CLIENT_A ? { clientLabel: 'ios-app' } : {}),
+      ...(k < 20 ? { versionPrefix: 'v1' } : {}),
+      ...(client === CLIENT_B ? { scheme: 'http' as const, insecure: true } : {}),
+    });
+  }
+  for (let k = 0; k < 100; k++) {
+    push({ operation: 'recipes.search', mode: 'api2', form: 'canonical', latencyMs: 10, status: k < 3 ? 502 : 200, client: CLIENT_A, clientLabel: 'ios-app' });
+  }
+  for (let k = 0; k < 40; k++) {
+    push({
+      operation: 'grocery.update',
+      method: k < 30 ? 'POST' : 'PUT',
+      mode: 'legacy',
+      form: k < 30 ? 'malformed' : 'regular',
+      latencyMs: 7,
+      client: CLIENT_B,
+    });
+  }
+  for (let k = 0; k < 50; k++) push({ operation: 'grocery.list', mode: 'legacy', form: 'canonical', latencyMs: 5, client: CLIENT_A, clientLabel: 'ios-app' });
+  for (let k = 0; k < 150; k++) {
+    push({
+      operation: 'grocery.list',
+      mode: 'api2',
+      form: 'canonical',
+      latencyMs: 5,
+      client: CLIENT_A,
+      clientLabel: 'ios-app',
+      cache: k < 100 ? 'HIT' : k < 130 ? 'MISS' : 'STALE',
+    });
+  }
+  for (let k = 0; k < 20; k++) push({ operation: 'favorites.list', mode: 'api2', form: 'canonical', latencyMs: 4, client: CLIENT_A, clientLabel: 'ios-app' });
+  for (let k = 0; k < 10; k++) push({ operation: 'uncatalogued', pathTemplate: '/recipe/{n}', mode: 'legacy', latencyMs: 3, client: CLIENT_C });
+  for (let k = 0; k < 5; k++) push({ operation: 'reviews.get', mode: 'legacy', form: 'canonical', status: 403, latencyMs: 2 });
+  for (let k = 0; k < 3; k++) push({ operation: 'unrouted', mode: 'gateway', status: 400, error: 'bad-target', latencyMs: 0.1 });
+  return records.map(logLine);
+}
+
+export async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'usage-log-'));
+}
+
+export async function writeLog(lines: readonly string[], options: { gzip?: boolean; name?: string } = {}): Promise<string> {
+  const dir = await tempDir();
+  const file = join(dir, options.name ?? (options.gzip ? 'access.log.gz' : 'access.log'));
+  const text = `${lines.join('\n')}\n`;
+  await writeFile(file, options.gzip ? gzipSync(text) : text);
+  return file;
+}
