@@ -14,12 +14,20 @@ import { mountAdminRoutes } from './observability/admin-routes.js';
 import type { AdminRoutes } from './observability/admin-routes.js';
 import { identifierFromConfig } from './observability/identity.js';
 import type { Identifier } from './observability/identity.js';
+import type { RecordEmitter } from './observability/record-emitter.js';
 import { gatewayError } from './http/gateway-error.js';
 import { compileTrustedProxies } from './http/trusted-proxies.js';
 import { hostGuard } from './middleware/host-guard.js';
 import { requestContext } from './middleware/request-context.js';
 import { schemePolicy } from './middleware/scheme-policy.js';
 import { createMappingMemory } from './api2/review-directory.js';
+import { SearchCache } from './cache/search-cache.js';
+import { routeFreshness } from './config/schema.js';
+import { guardedUpstreams } from './traffic/guarded-upstreams.js';
+import type { TrafficState } from './traffic/guarded-upstreams.js';
+import type { BreakerState } from './traffic/breaker.js';
+import { ShadowComparator } from './traffic/shadow.js';
+import type { ShadowRecord } from './traffic/shadow.js';
 
 export interface GatewayDeps {
   readonly config: GatewayConfig;
@@ -29,6 +37,14 @@ export interface GatewayDeps {
   readonly onRecord?: RecordSink | undefined;
   /** Client and user hashing for the usage log; from `observability` when omitted. */
   readonly identifier?: Identifier | undefined;
+  /** When records reach `onRecord`; the Node runtime waits for the answer to be written (to count bytes). */
+  readonly emitRecord?: RecordEmitter | undefined;
+  /** Receives one record per shadow comparison (the usage log). */
+  readonly onShadow?: ((record: ShadowRecord) => void) | undefined;
+  /** Told when an upstream's circuit breaker changes state. */
+  readonly onBreaker?: ((upstream: string, from: BreakerState, to: BreakerState) => void) | undefined;
+  /** Handed the live traffic state (shadow counters, breakers) for the admin views. */
+  readonly onTraffic?: ((state: TrafficState) => void) | undefined;
   /** Admin views served by this app (metrics behind a bearer token); omitted when not served here. */
   readonly admin?: AdminRoutes | undefined;
 }
@@ -47,12 +63,27 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
       maxUrlLength: config.limits.maxUrlLength,
       sink: deps.onRecord,
       details: logDetails ? { identifier: deps.identifier ?? identifierFromConfig(config.observability) } : undefined,
+      emit: logDetails ? deps.emitRecord : undefined,
     }),
   );
   app.use('*', hostGuard(config.legacyHosts, config.acceptedHosts));
   app.use('*', schemePolicy(deps.runtime, compileTrustedProxies(config.trustedProxies), config.plainHttpCredentials, config.listen.https?.port));
   const mappingContext = { memory: createMappingMemory(), options: { noPhotoImageUrl: config.api2.noPhotoImageUrl } };
-  app.all('*', dispatch(config, deps.upstreams, deps.runtime, mappingContext));
+  const searchCache = config.cache.enabled
+    ? new SearchCache({
+        maxEntries: config.cache.maxEntries,
+        maxBytes: config.cache.maxBytes,
+        honorClientNoCache: config.cache.honorClientNoCache,
+        keyKnowledgeTtlMs: config.cache.keyKnowledgeTtlMs,
+        policy: routeFreshness(config, 'recipes.search'),
+      })
+    : null;
+  const upstreams = guardedUpstreams(deps.upstreams, config, deps.onBreaker);
+  const shadow = Object.values(config.routes).some((route) => route.mode === 'shadow')
+    ? new ShadowComparator({ maxConcurrent: config.traffic.shadow.maxConcurrent, ...(deps.onShadow ? { onRecord: deps.onShadow } : {}) })
+    : null;
+  deps.onTraffic?.({ shadow, breakers: upstreams.breakers });
+  app.all('*', dispatch({ config, upstreams, runtime: deps.runtime, mappingContext, searchCache, shadow }));
 
   app.onError((error, c) => {
     const record = c.get('record') as GatewayEnv['Variables']['record'] | undefined;

@@ -36,13 +36,13 @@ describe('route modes in config', () => {
   it.each(['favorites.create', 'favorites.delete', 'trysoons.create', 'trysoons.delete'])('refuses api2 for %s, saying why', (id) => {
     const result = parseConfig({ ...base, routes: { [id]: { mode: 'api2' } } });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.errors.join('\n')).toMatch(new RegExp(`routes\\["${id.replace('.', '\\.')}"\\]\\.mode: .*cannot be routed to api2: api2 publishes no endpoint`));
+    if (!result.ok) expect(result.errors.join('\n')).toMatch(new RegExp(`routes\\["${id.replace('.', '\\.')}"\\]\\.mode: .*cannot be routed to api2 \\(api2\\): api2 publishes no endpoint`));
   });
 
   it('refuses an api2 route without an api2 upstream, and an api2 upstream over plain http', () => {
     const noUpstream = parseConfig({ upstreams: { legacy: { baseUrl: 'http://127.0.0.1:1' } }, routes: { 'grocery.list': { mode: 'api2' } } });
     expect(noUpstream.ok).toBe(false);
-    if (!noUpstream.ok) expect(noUpstream.errors.join('\n')).toContain('upstreams.api2: is required when a route is in api2 mode (grocery.list)');
+    if (!noUpstream.ok) expect(noUpstream.errors.join('\n')).toContain('upstreams.api2: is required when a route calls api2 (grocery.list: api2)');
     const plain = parseConfig({ upstreams: { legacy: { baseUrl: 'http://127.0.0.1:1' }, api2: { baseUrl: 'http://127.0.0.1:2' } } });
     expect(plain.ok).toBe(false);
     if (!plain.ok) expect(plain.errors.join('\n')).toContain('upstreams.api2.baseUrl: api2 is served over https only');

@@ -36,14 +36,56 @@ export const UpstreamConfigSchema = z
   })
   .strict();
 
-export const ROUTE_MODES = ['legacy', 'api2'] as const;
+/**
+ * legacy: pass-through. api2: through the mapping. canary: `canaryPercent` of clients (sticky per
+ * api key and user) to api2, the rest to legacy. shadow: answered by legacy; safe operations are
+ * also mapped through api2 in the background and compared (writes never are).
+ */
+export const ROUTE_MODES = ['legacy', 'api2', 'canary', 'shadow'] as const;
 export type RouteMode = (typeof ROUTE_MODES)[number];
+/** Modes that call api2 and so need a mapping and an api2 upstream. */
+export const API2_MODES: readonly RouteMode[] = ['api2', 'canary', 'shadow'];
+
+const FreshnessSchema = z
+  .object({
+    ttlMs: z.number().int().min(1).max(86_400_000).default(60_000),
+    staleWhileRevalidateMs: z.number().int().min(0).max(86_400_000).default(30_000),
+    staleIfErrorMs: z.number().int().min(0).max(86_400_000).default(300_000),
+  })
+  .strict();
+
+/** Operations whose answers may be cached (src/cache/search-cache.ts says why only search). */
+export const CACHEABLE_OPERATIONS: readonly OperationId[] = ['recipes.search'];
 
 const RouteConfigSchema = z
   .object({
     /** Who answers the operation: the legacy backend (pass-through) or api2 through its mapping. */
     mode: z.enum(ROUTE_MODES).default('legacy'),
     timeoutMs: timeoutMs.optional(),
+    /** Freshness of cached pages (cacheable operations only). */
+    cache: FreshnessSchema.optional(),
+    /** canary: the share of clients sent to api2, 0-100. */
+    canaryPercent: z.number().min(0).max(100).optional(),
+    /** api2 or canary: a safe operation whose api2 call fails (5xx, timeout, schema, open breaker) is answered by legacy. */
+    fallback: z.boolean().default(false),
+    /** shadow: the share of safe requests compared (0-1), and legacy field paths never compared (`Results[].StarRating`). */
+    shadow: z
+      .object({
+        sampleRate: z.number().min(0).max(1).default(1),
+        ignore: z.array(z.string().min(1)).default([]),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+const BreakerSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** Consecutive failures (thrown exchanges or 5xx answers) that open the breaker. */
+    failureThreshold: z.number().int().min(1).max(10_000).default(5),
+    /** How long it stays open before one half-open probe. */
+    openMs: z.number().int().min(100).max(3_600_000).default(10_000),
   })
   .strict();
 
@@ -116,12 +158,71 @@ export const GatewayConfigSchema = z
             });
             continue;
           }
+          if (route.cache && !CACHEABLE_OPERATIONS.includes(id)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [id, 'cache'],
+              message: `${id} is not cached: only ${CACHEABLE_OPERATIONS.join(', ')} is (per-user lists change through channels the gateway does not see)`,
+            });
+          }
           const why = legacyOnlyReason(id);
-          if (route.mode === 'api2' && why) {
-            ctx.addIssue({ code: 'custom', path: [id, 'mode'], message: `${id} cannot be routed to api2: ${why}; keep it on legacy` });
+          if (API2_MODES.includes(route.mode) && why) {
+            ctx.addIssue({ code: 'custom', path: [id, 'mode'], message: `${id} cannot be routed to api2 (${route.mode}): ${why}; keep it on legacy` });
+          }
+          if (route.mode === 'canary' && route.canaryPercent === undefined) {
+            ctx.addIssue({ code: 'custom', path: [id, 'canaryPercent'], message: 'is required in canary mode (the share of clients sent to api2, 0-100)' });
+          }
+          if (route.canaryPercent !== undefined && route.mode !== 'canary') {
+            ctx.addIssue({ code: 'custom', path: [id, 'canaryPercent'], message: `applies to canary mode only (this route is ${route.mode})` });
+          }
+          if (route.shadow && route.mode !== 'shadow') {
+            ctx.addIssue({ code: 'custom', path: [id, 'shadow'], message: `applies to shadow mode only (this route is ${route.mode})` });
           }
         }
       }),
+    traffic: z
+      .object({
+        /**
+         * A request header that forces a canary route to one side for testing (`legacy` or `api2`).
+         * Off unless named.
+         */
+        forceHeader: z
+          .string()
+          .regex(/^[A-Za-z0-9-]+$/, 'must be a header name')
+          .transform((name) => name.toLowerCase())
+          .optional(),
+        shadow: z
+          .object({
+            /** Shadow comparisons running at once; past it a sampled request is not compared. */
+            maxConcurrent: z.number().int().min(1).max(10_000).default(16),
+            /** Deadline of a shadow api2 call; the client never waits for it. */
+            timeoutMs: timeoutMs.default(3_000),
+            /** Also call legacy a second time, to tell noise (fields legacy itself varies) from mapping faults. */
+            measureNoise: z.boolean().default(true),
+          })
+          .strict()
+          .prefault({}),
+        /** A circuit breaker per upstream. */
+        breakers: z
+          .object({ legacy: BreakerSchema.prefault({ enabled: false }), api2: BreakerSchema.prefault({}) })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    cache: z
+      .object({
+        enabled: z.boolean().default(true),
+        maxEntries: z.number().int().min(1).max(10_000_000).default(10_000),
+        /** Stored bytes, headers and keys included. */
+        maxBytes: z.number().int().min(1024).max(16 * 1024 * 1024 * 1024).default(50 * 1024 * 1024),
+        /** A request with `Cache-Control: no-cache` skips the stored page (its answer still refreshes it). */
+        honorClientNoCache: z.boolean().default(true),
+        /** How long an api key answered 200 upstream may read stored pages without asking again. */
+        keyKnowledgeTtlMs: z.number().int().min(1000).max(86_400_000).default(300_000),
+      })
+      .strict()
+      .prefault({}),
     observability: ObservabilityConfigSchema.prefault({}),
     limits: z
       .object({
@@ -134,12 +235,14 @@ export const GatewayConfigSchema = z
   })
   .strict()
   .superRefine((config, ctx) => {
-    const api2Routes = Object.entries(config.routes).filter(([, route]) => route.mode === 'api2').map(([id]) => id);
+    const api2Routes = Object.entries(config.routes)
+      .filter(([, route]) => API2_MODES.includes(route.mode))
+      .map(([id, route]) => `${id}: ${route.mode}`);
     if (api2Routes.length > 0 && !config.upstreams.api2) {
       ctx.addIssue({
         code: 'custom',
         path: ['upstreams', 'api2'],
-        message: `is required when a route is in api2 mode (${api2Routes.join(', ')})`,
+        message: `is required when a route calls api2 (${api2Routes.join(', ')})`,
       });
     }
   });
@@ -173,6 +276,11 @@ function keyPath(path: readonly PropertyKey[]): string {
 
 export function routeMode(config: GatewayConfig, id: OperationId): RouteMode {
   return config.routes[id]?.mode ?? 'legacy';
+}
+
+/** The freshness policy of a cacheable operation (defaults when its route sets none). */
+export function routeFreshness(config: GatewayConfig, id: OperationId): z.output<typeof FreshnessSchema> {
+  return config.routes[id]?.cache ?? FreshnessSchema.parse({});
 }
 
 export function routeTimeoutMs(config: GatewayConfig, id: OperationId): number {

@@ -19,6 +19,7 @@ export type GatewayErrorCode =
   | 'upstream-reset'
   | 'upstream-invalid'
   | 'upstream-too-large'
+  | 'upstream-unavailable'
   | 'api2-status'
   | 'api2-schema'
   | 'not-mappable'

@@ -7,9 +7,15 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
 import { createGatewayApp } from '../app.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { RecordSink } from '../gateway/request-record.js';
+import type { ShadowRecord } from '../traffic/shadow.js';
+import { createAdminApp } from '../observability/admin-routes.js';
+import { emitAfterWrite } from '../observability/node/emit-after-write.js';
+import { createNodeObservability } from '../observability/node/wiring.js';
+import type { NodeObservability } from '../observability/node/wiring.js';
 import { createUndiciUpstream } from '../upstream/undici-client.js';
 import type { UpstreamClient } from '../upstream/types.js';
 import { createNodeListener } from './listener.js';
@@ -20,11 +26,21 @@ export interface RunningGateway {
   readonly httpOrigin: string;
   /** `https://host:port` of the TLS listener, when configured. */
   readonly httpsOrigin: string | undefined;
+  /** `http://host:port` of the admin listener (metrics), when configured. */
+  readonly adminOrigin: string | undefined;
+  /** Where the metrics can be read, and how; undefined when they are not served. */
+  readonly metricsUrl: string | undefined;
+  /** Things the operator should know (for example: metrics not served, no hash key). */
+  readonly notes: readonly string[];
+  /** Stops the listeners, then writes out and closes the usage log. */
   close(): Promise<void>;
 }
 
 export interface StartOptions {
+  /** Also receives every request record (after the usage log and the metrics). */
   readonly onRecord?: RecordSink;
+  /** Also receives every shadow comparison (after the usage log, where it is a `msg: "shadow"` line). */
+  readonly onShadow?: (record: ShadowRecord) => void;
 }
 
 async function upstreamFor(name: string, config: NonNullable<GatewayConfig['upstreams']['api2']>, maxResponseBytes: number): Promise<UpstreamClient> {
@@ -41,13 +57,22 @@ async function upstreamFor(name: string, config: NonNullable<GatewayConfig['upst
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   const legacy = await upstreamFor('legacy', config.upstreams.legacy, config.limits.maxResponseBodyBytes);
   const api2 = config.upstreams.api2 ? await upstreamFor('api2', config.upstreams.api2, config.limits.maxResponseBodyBytes) : undefined;
+  const observability = createNodeObservability(config, options.onRecord);
   const app = createGatewayApp({
     config,
     upstreams: api2 ? { legacy, api2 } : { legacy },
     runtime: nodeRuntime,
-    ...(options.onRecord ? { onRecord: options.onRecord } : {}),
+    onRecord: observability.sink,
+    identifier: observability.identifier,
+    emitRecord: emitAfterWrite,
+    onShadow: shadowSink(observability, options.onShadow),
+    admin: observability.mainAdmin,
   });
-  const listener = createNodeListener(app, { legacyHosts: config.legacyHosts, maxUrlLength: config.limits.maxUrlLength });
+  const listener = createNodeListener(app, {
+    legacyHosts: config.legacyHosts,
+    maxUrlLength: config.limits.maxUrlLength,
+    observer: observability.sink ? { sink: observability.sink, identifier: observability.identifier } : undefined,
+  });
 
   const servers: Server[] = [];
   const plain = createServer(listener);
@@ -62,9 +87,22 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     httpsOrigin = await listen(secure, config.listen.host, config.listen.https.port, 'https');
   }
 
+  let adminOrigin: string | undefined;
+  if (observability.adminListener) {
+    const { routes, host, port } = observability.adminListener;
+    const admin = createServer(getRequestListener(createAdminApp(routes).fetch));
+    servers.push(admin);
+    adminOrigin = await listen(admin, host, port, 'http');
+  }
+  const metricsPath = config.observability.metrics.path;
+  const metricsUrl = adminOrigin ? `${adminOrigin}${metricsPath}` : observability.mainAdmin ? `${httpOrigin}${metricsPath} (bearer token)` : undefined;
+
   return {
     httpOrigin,
     httpsOrigin,
+    adminOrigin,
+    metricsUrl,
+    notes: observability.notes,
     async close() {
       await Promise.all(
         servers.map(
@@ -76,6 +114,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
         ),
       );
       await Promise.all([legacy.close(), api2?.close()]);
+      await observability.close();
     },
   };
 }
@@ -90,4 +129,13 @@ function listen(server: Server, host: string, port: number, scheme: string): Pro
       resolve(`${scheme}://${shown}:${address.port}`);
     });
   });
+}
+
+function shadowSink(observability: NodeObservability, extra: StartOptions['onShadow']): ((record: ShadowRecord) => void) | undefined {
+  const log = observability.usageLog;
+  if (!log) return extra;
+  return (record) => {
+    log.event('shadow', record);
+    extra?.(record);
+  };
 }

@@ -76,6 +76,8 @@ export function upstreamFailure(error: UpstreamError, context: PassThroughContex
       return gatewayError(502, 'upstream-invalid', `Bad gateway: ${error.message} (${where}).${unknownOutcome}`, context.json);
     case 'reset':
       return gatewayError(502, 'upstream-reset', `Bad gateway: ${error.message} (${where}).${unknownOutcome}`, context.json);
+    case 'unavailable':
+      return gatewayError(503, 'upstream-unavailable', `Service unavailable: ${error.message} (${where}).`, context.json);
     case 'aborted':
       // The client is gone; nobody reads this answer.
       return new Response(null, { status: 499 });

@@ -33,7 +33,8 @@ export type UpstreamFailure =
   | 'reset' // the connection broke during the exchange
   | 'too-large' // the answer exceeded the configured maximum
   | 'protocol' // the upstream spoke invalid HTTP
-  | 'aborted'; // the client went away
+  | 'aborted' // the client went away
+  | 'unavailable'; // not attempted: the upstream's circuit breaker is open
 
 export class UpstreamError extends Error {
   constructor(

@@ -24,6 +24,9 @@ export interface UndiciUpstreamOptions {
   readonly ca?: string;
 }
 
+/** How long close() lets requests in flight finish before it cuts them. */
+const CLOSE_GRACE_MS = 2_000;
+
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
 export function createUndiciUpstream(options: UndiciUpstreamOptions): UpstreamClient {
@@ -74,7 +77,15 @@ export function createUndiciUpstream(options: UndiciUpstreamOptions): UpstreamCl
   return {
     name: options.name,
     request,
-    close: () => pool.close(),
+    // Graceful: requests in flight may finish; past the grace period (background shadow calls,
+    // a hung upstream) the pool is destroyed so a shutdown never waits on an upstream.
+    close: async () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), CLOSE_GRACE_MS)));
+      const closed = await Promise.race([pool.close().then(() => 'closed' as const), grace]);
+      clearTimeout(timer);
+      if (closed === 'late') await pool.destroy();
+    },
   };
 }
 

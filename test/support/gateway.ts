@@ -1,16 +1,19 @@
 /**
  * Starts a real gateway on 127.0.0.1 for a test, in front of the given legacy origin, with config
- * overrides, and collects the request records it emits.
+ * overrides, and collects the request records and shadow comparisons it emits. The usage log goes
+ * to /dev/null unless a test asks otherwise (tests read the records directly).
  */
 import { parseConfig } from '../../src/config/schema.js';
 import type { GatewayConfigInput } from '../../src/config/schema.js';
 import type { RequestRecord } from '../../src/gateway/request-record.js';
 import { startGateway } from '../../src/node/server.js';
+import type { ShadowRecord } from '../../src/traffic/shadow.js';
 
 export interface TestGateway {
   readonly origin: string;
   readonly httpsOrigin: string | undefined;
   readonly records: RequestRecord[];
+  readonly shadows: ShadowRecord[];
   close(): Promise<void>;
 }
 
@@ -20,9 +23,14 @@ export async function startTestGateway(legacyOrigin: string, overrides: Partial<
     upstreams: { legacy: { baseUrl: legacyOrigin } },
     legacyHosts: ['api.bigoven.com'],
     ...overrides,
+    observability: { ...overrides.observability, log: { destination: '/dev/null', ...overrides.observability?.log } },
   });
   if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
   const records: RequestRecord[] = [];
-  const gateway = await startGateway(parsed.config, { onRecord: (record) => records.push({ ...record }) });
-  return { origin: gateway.httpOrigin, httpsOrigin: gateway.httpsOrigin, records, close: () => gateway.close() };
+  const shadows: ShadowRecord[] = [];
+  const gateway = await startGateway(parsed.config, {
+    onRecord: (record) => records.push({ ...record }),
+    onShadow: (record) => shadows.push(record),
+  });
+  return { origin: gateway.httpOrigin, httpsOrigin: gateway.httpsOrigin, records, shadows, close: () => gateway.close() };
 }

@@ -1,0 +1,61 @@
+/**
+ * Field-level comparison of two JSON answers, Diffy style: the paths of fields that differ
+ * (`changed`), are missing from the candidate (`missing`), are only in the candidate (`extra`), or
+ * changed type (`type`). Array entries are compared by index; paths name array steps `[]`, so
+ * `Results[].Title` aggregates over every entry. Pure.
+ */
+
+export type DiffKind = 'changed' | 'missing' | 'extra' | 'type';
+
+export interface FieldDiff {
+  readonly path: string;
+  readonly kind: DiffKind;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function join(path: string, key: string): string {
+  return path === '' ? key : `${path}.${key}`;
+}
+
+export function diffFields(primary: unknown, candidate: unknown, ignore: ReadonlySet<string> = new Set()): FieldDiff[] {
+  const diffs = new Map<string, DiffKind>();
+  const note = (path: string, kind: DiffKind) => {
+    if (!ignore.has(path) && !diffs.has(path)) diffs.set(path, kind);
+  };
+  const walk = (a: unknown, b: unknown, path: string): void => {
+    if (ignore.has(path)) return;
+    const ka = kindOf(a);
+    const kb = kindOf(b);
+    if (ka !== kb) {
+      // null against a value is a changed value, not a type change (legacy fields are often nullable).
+      note(path || '(root)', ka === 'null' || kb === 'null' ? 'changed' : 'type');
+      return;
+    }
+    if (ka === 'array') {
+      const left = a as unknown[];
+      const right = b as unknown[];
+      const itemPath = `${path}[]`;
+      if (left.length !== right.length) note(`${path || '(root)'}.length`, 'changed');
+      for (let i = 0; i < Math.min(left.length, right.length); i++) walk(left[i], right[i], itemPath);
+      return;
+    }
+    if (ka === 'object') {
+      const left = a as Record<string, unknown>;
+      const right = b as Record<string, unknown>;
+      for (const key of Object.keys(left)) {
+        if (!(key in right)) note(join(path, key), 'missing');
+        else walk(left[key], right[key], join(path, key));
+      }
+      for (const key of Object.keys(right)) if (!(key in left)) note(join(path, key), 'extra');
+      return;
+    }
+    if (a !== b) note(path || '(root)', 'changed');
+  };
+  walk(primary, candidate, '');
+  return [...diffs].map(([path, kind]) => ({ path, kind }));
+}

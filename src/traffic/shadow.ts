@@ -1,0 +1,182 @@
+/**
+ * Shadow comparison (Diffy / Scientist style), for routes in shadow mode: the client is answered
+ * by legacy; for a sample of safe requests the api2 mapping is also run in the background, and
+ * both legacy-shaped answers are compared field by field after the mapping's declared losses and
+ * the route's ignore list. Fields that differ between two legacy answers to the same request are
+ * noise (Diffy's primary/secondary), reported but never blamed on the mapping.
+ *
+ * The client never waits: the comparison starts after the answer is ready, under a concurrency
+ * cap (past it, a sampled request is skipped, counted) and with its own deadline. Writes are never
+ * shadowed: the caller only offers safe operations.
+ */
+import type { OperationId } from '../catalogue/operations.js';
+import type { Loss } from '../../mappings/types.js';
+import { diffFields } from './field-diff.js';
+import type { FieldDiff } from './field-diff.js';
+import { applyLosses } from './losses.js';
+
+export interface ShadowRecord {
+  readonly kind: 'shadow';
+  readonly time: string;
+  readonly requestId: string | undefined;
+  readonly operation: OperationId;
+  /** compared: both answers read; skipped: why not. */
+  readonly outcome: 'equal' | 'differ' | 'skipped';
+  readonly reason?: string;
+  /** Differences blamed on the mapping (noise removed), at most 20. */
+  readonly diffs?: readonly FieldDiff[];
+  /** Paths legacy itself varied on between two calls, at most 20. */
+  readonly noise?: readonly string[];
+  readonly legacyStatus?: number;
+  readonly api2Status?: number;
+}
+
+export interface OperationShadowStats {
+  compared: number;
+  equal: number;
+  differing: number;
+  skipped: number;
+  /** Field path → how many comparisons blamed it. */
+  readonly fields: Map<string, number>;
+  /** Field path → how many comparisons found legacy itself varying on it. */
+  readonly noise: Map<string, number>;
+}
+
+export interface ShadowSnapshot {
+  readonly operation: string;
+  readonly compared: number;
+  readonly equal: number;
+  readonly differing: number;
+  readonly skipped: number;
+  readonly agreement: number | null;
+  readonly topFields: ReadonlyArray<{ path: string; count: number }>;
+  readonly noiseFields: ReadonlyArray<{ path: string; count: number }>;
+}
+
+/** One answer, as the comparison needs it. */
+export interface ShadowAnswer {
+  readonly status: number;
+  readonly contentType: string | null;
+  readonly contentEncoding: string | null;
+  readonly body: Uint8Array;
+}
+
+export interface ShadowJob {
+  readonly operation: OperationId;
+  readonly requestId: string | undefined;
+  readonly losses: readonly Loss[];
+  readonly ignore: ReadonlySet<string>;
+  readonly primary: ShadowAnswer;
+  readonly candidate: () => Promise<ShadowAnswer>;
+  /** A second legacy answer to the same request, for noise; absent when noise is not measured. */
+  readonly secondary?: () => Promise<ShadowAnswer>;
+}
+
+export interface ShadowOptions {
+  readonly maxConcurrent: number;
+  readonly onRecord?: (record: ShadowRecord) => void;
+}
+
+const MAX_LISTED = 20;
+
+async function readJson(answer: ShadowAnswer): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> {
+  if (!answer.contentType || !/json/i.test(answer.contentType)) return { ok: false, reason: 'not-json' };
+  let bytes = answer.body;
+  if (answer.contentEncoding && /gzip/i.test(answer.contentEncoding)) {
+    const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
+    bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  } else if (answer.contentEncoding && !/identity/i.test(answer.contentEncoding)) {
+    return { ok: false, reason: `encoding-${answer.contentEncoding}` };
+  }
+  try {
+    return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)) as unknown };
+  } catch {
+    return { ok: false, reason: 'invalid-json' };
+  }
+}
+
+export class ShadowComparator {
+  private running = 0;
+  private readonly stats = new Map<OperationId, OperationShadowStats>();
+
+  constructor(private readonly options: ShadowOptions) {}
+
+  /** Starts a comparison in the background unless the cap is reached. Never throws, never waits. */
+  offer(job: ShadowJob): void {
+    if (this.running >= this.options.maxConcurrent) {
+      this.finish(job, { outcome: 'skipped', reason: 'concurrency-cap' });
+      return;
+    }
+    this.running += 1;
+    void this.compare(job)
+      .catch((error: unknown) => this.finish(job, { outcome: 'skipped', reason: `error: ${String(error)}` }))
+      .finally(() => {
+        this.running -= 1;
+      });
+  }
+
+  get inFlight(): number {
+    return this.running;
+  }
+
+  snapshot(): ShadowSnapshot[] {
+    return [...this.stats].map(([operation, s]) => ({
+      operation,
+      compared: s.compared,
+      equal: s.equal,
+      differing: s.differing,
+      skipped: s.skipped,
+      agreement: s.compared === 0 ? null : s.equal / s.compared,
+      topFields: top(s.fields),
+      noiseFields: top(s.noise),
+    }));
+  }
+
+  private async compare(job: ShadowJob): Promise<void> {
+    const primary = await readJson(job.primary);
+    if (!primary.ok) return this.finish(job, { outcome: 'skipped', reason: `legacy answer ${primary.reason}` });
+    const [candidateAnswer, secondaryAnswer] = await Promise.all([job.candidate(), job.secondary?.()]);
+    const base = { legacyStatus: job.primary.status, api2Status: candidateAnswer.status };
+    if (candidateAnswer.status !== job.primary.status) {
+      return this.finish(job, { ...base, outcome: 'differ', diffs: [{ path: '(status)', kind: 'changed' }] });
+    }
+    const candidate = await readJson(candidateAnswer);
+    if (!candidate.ok) return this.finish(job, { ...base, outcome: 'skipped', reason: `api2 answer ${candidate.reason}` });
+
+    const left = applyLosses(primary.value, job.losses);
+    const right = applyLosses(candidate.value, job.losses);
+    const noise = new Set<string>();
+    if (secondaryAnswer) {
+      const secondary = await readJson(secondaryAnswer);
+      if (secondary.ok) for (const d of diffFields(left, applyLosses(secondary.value, job.losses), job.ignore)) noise.add(d.path);
+    }
+    const blamed = diffFields(left, right, job.ignore).filter((d) => !noise.has(d.path));
+    this.finish(job, {
+      ...base,
+      outcome: blamed.length === 0 ? 'equal' : 'differ',
+      diffs: blamed.slice(0, MAX_LISTED),
+      noise: [...noise].slice(0, MAX_LISTED),
+    });
+  }
+
+  private finish(job: ShadowJob, result: Omit<ShadowRecord, 'kind' | 'time' | 'operation' | 'requestId'>): void {
+    let s = this.stats.get(job.operation);
+    if (!s) this.stats.set(job.operation, (s = { compared: 0, equal: 0, differing: 0, skipped: 0, fields: new Map(), noise: new Map() }));
+    if (result.outcome === 'skipped') s.skipped += 1;
+    else {
+      s.compared += 1;
+      if (result.outcome === 'equal') s.equal += 1;
+      else s.differing += 1;
+    }
+    for (const d of result.diffs ?? []) s.fields.set(d.path, (s.fields.get(d.path) ?? 0) + 1);
+    for (const path of result.noise ?? []) s.noise.set(path, (s.noise.get(path) ?? 0) + 1);
+    this.options.onRecord?.({ kind: 'shadow', time: new Date().toISOString(), requestId: job.requestId, operation: job.operation, ...result });
+  }
+}
+
+function top(counts: ReadonlyMap<string, number>): Array<{ path: string; count: number }> {
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([path, count]) => ({ path, count }));
+}

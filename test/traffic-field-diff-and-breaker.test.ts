@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { diffFields } from '../src/traffic/field-diff.js';
+import { withBreaker } from '../src/traffic/breaker.js';
+import { UpstreamError } from '../src/upstream/types.js';
+import type { UpstreamClient, UpstreamRequest } from '../src/upstream/types.js';
+
+describe('field diff', () => {
+  it('names changed, missing, extra and type-changed fields with array steps as []', () => {
+    const legacy = { ResultCount: 2, Results: [{ Title: 'a', StarRating: 4, Poster: { UserID: 1 } }, { Title: 'b', StarRating: 3, Poster: { UserID: 2 } }], SpellSuggest: null };
+    const api2 = { ResultCount: 2, Results: [{ Title: 'a', StarRating: '4', Poster: {} }, { Title: 'B', StarRating: 3, Poster: { UserID: 2 }, Extra: 1 }], SpellSuggest: 'x' };
+    expect(diffFields(legacy, api2)).toEqual([
+      { path: 'Results[].StarRating', kind: 'type' },
+      { path: 'Results[].Poster.UserID', kind: 'missing' },
+      { path: 'Results[].Title', kind: 'changed' },
+      { path: 'Results[].Extra', kind: 'extra' },
+      { path: 'SpellSuggest', kind: 'changed' },
+    ]);
+  });
+
+  it('finds nothing in equal answers and skips ignored paths', () => {
+    expect(diffFields({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] })).toEqual([]);
+    expect(diffFields({ a: 1, b: 2 }, { a: 9, b: 2 }, new Set(['a']))).toEqual([]);
+    expect(diffFields([1, 2], [1])).toEqual([{ path: '(root).length', kind: 'changed' }]);
+  });
+});
+
+describe('circuit breaker', () => {
+  function flakyUpstream() {
+    const state = { fail: true, calls: 0 };
+    const client: UpstreamClient = {
+      name: 'api2',
+      async request(_req: UpstreamRequest) {
+        state.calls += 1;
+        if (state.fail) throw new UpstreamError('connect', 'api2', false, 'refused');
+        return { status: 200, headers: {}, body: new Uint8Array() };
+      },
+      close: async () => undefined,
+    };
+    return { state, client };
+  }
+  const req: UpstreamRequest = { method: 'GET', target: '/recipes', headers: {}, timeoutMs: 100 };
+
+  it('opens after the threshold, fails fast while open, probes half-open once, closes on success', async () => {
+    let clock = 0;
+    const transitions: string[] = [];
+    const { state, client } = flakyUpstream();
+    const breaker = withBreaker(client, { failureThreshold: 3, openMs: 1000, now: () => clock, onTransition: (_u, from, to) => transitions.push(`${from}>${to}`) });
+    for (let i = 0; i < 3; i++) await expect(breaker.client.request(req)).rejects.toMatchObject({ failure: 'connect' });
+    expect(breaker.state()).toBe('open');
+    await expect(breaker.client.request(req)).rejects.toMatchObject({ failure: 'unavailable', sent: false });
+    expect(state.calls).toBe(3);
+    clock = 1000;
+    expect(breaker.state()).toBe('half-open');
+    await expect(breaker.client.request(req)).rejects.toMatchObject({ failure: 'connect' });
+    expect(breaker.state()).toBe('open');
+    clock = 2500;
+    state.fail = false;
+    await expect(breaker.client.request(req)).resolves.toMatchObject({ status: 200 });
+    expect(breaker.state()).toBe('closed');
+    expect(transitions).toEqual(['closed>open', 'open>half-open', 'half-open>open', 'open>half-open', 'half-open>closed']);
+  });
+});
