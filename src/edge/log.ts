@@ -1,0 +1,32 @@
+/**
+ * The usage log on edge runtimes: one JSON line per request record on the console, which the
+ * platform ships to its log pipeline (Workers Logs, Logpush, `wrangler tail`). The line has the
+ * same fields and order as the Node usage log's pino lines (`level`, `time`, the record's fields
+ * from src/observability/log-fields.ts, `msg: "request"`), so `npm run report` reads both alike.
+ * Records are `info` (30), answers 5xx `warn` (40), filtered by `observability.log.level`.
+ */
+import type { ObservabilityConfig } from '../config/observability.js';
+import type { RecordSink } from '../gateway/request-record.js';
+import { REQUEST_MESSAGE, toLogFields } from '../observability/log-fields.js';
+
+/** pino's numeric levels, so edge and Node lines compare alike. */
+export const LEVELS = { debug: 20, info: 30, warn: 40, error: 50, silent: Infinity } as const;
+
+export type LogWriter = (line: string) => void;
+
+/** A JSON line for anything other than a request record (startup notes, config errors). */
+export function logLine(write: LogWriter, level: keyof typeof LEVELS, msg: string, fields: Record<string, unknown> = {}): void {
+  write(JSON.stringify({ level: LEVELS[level], time: Date.now(), ...fields, msg }));
+}
+
+/** The record sink, or undefined when the log is off. */
+export function createConsoleSink(config: ObservabilityConfig['log'], write: LogWriter): RecordSink | undefined {
+  if (!config.enabled) return undefined;
+  const threshold = LEVELS[config.level];
+  if (threshold === Infinity) return undefined;
+  return (record) => {
+    const level = (record.status ?? 0) >= 500 ? LEVELS.warn : LEVELS.info;
+    if (level < threshold) return;
+    write(JSON.stringify({ level, time: Date.now(), ...toLogFields(record), msg: REQUEST_MESSAGE }));
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * Runtime bindings for edge platforms (Cloudflare Workers / workerd, and any fetch-handler
+ * runtime): there is no socket to read, so
+ *
+ * - the peer address is the platform's `CF-Connecting-IP` header (set by the Workers edge, which
+ *   overwrites what a client sends), or `unknown` when absent — it is only used for
+ *   `X-Forwarded-For` and trusted-proxy matching, never for authorisation;
+ * - TLS is the scheme of the request URL (the platform terminates TLS and says so there);
+ * - the client's disconnect is `request.signal` (undefined where the runtime has none);
+ * - absolute-form targets never reach a Worker (the platform answers them), so `false`.
+ */
+import type { Context } from 'hono';
+import type { RuntimeBindings } from '../gateway/env.js';
+
+export const UNKNOWN_PEER = 'unknown';
+
+export const edgeRuntime: RuntimeBindings = {
+  peer(c: Context) {
+    const address = c.req.header('cf-connecting-ip')?.trim() || UNKNOWN_PEER;
+    return { address, tls: c.req.url.startsWith('https:') };
+  },
+  clientSignal(c: Context) {
+    return (c.req.raw as { signal?: AbortSignal }).signal ?? undefined;
+  },
+  absoluteForm() {
+    return false;
+  },
+};
