@@ -1,0 +1,113 @@
+/**
+ * The parent side of the child processes: fork a bench/*.ts entry under tsx, wait for it to say
+ * where it listens, ask for its RSS, and kill it (politely, then SIGKILL).
+ */
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ChildMessage, ParentMessage } from './ipc.js';
+
+const START_TIMEOUT_MS = 30_000;
+
+export interface Child {
+  readonly name: string;
+  readonly pid: number;
+  readonly info: Readonly<Record<string, string | number>>;
+  rss(): Promise<number>;
+  kill(): Promise<void>;
+}
+
+export interface ForkOptions {
+  /** Extra node flags for the child (e.g. --cpu-prof). */
+  readonly execArgv?: readonly string[];
+}
+
+/** Forks `bench/<entry>` with `spec` as its argument; resolves once it reports ready. */
+export async function forkChild(name: string, entry: string, spec: unknown, options: ForkOptions = {}): Promise<Child> {
+  const file = fileURLToPath(new URL(entry, import.meta.url));
+  const child = fork(file, [JSON.stringify(spec)], {
+    execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const pid = child.pid ?? -1;
+  try {
+    const info = await waitReady(name, child);
+    return wrap(name, pid, child, info);
+  } catch (error) {
+    await killChild(child);
+    throw error;
+  }
+}
+
+function waitReady(name: string, child: ChildProcess): Promise<Readonly<Record<string, string | number>>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`${name}: not ready after ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    const onMessage = (message: ChildMessage) => {
+      if (message.type === 'ready') done(undefined, message.info);
+      else if (message.type === 'failed') done(new Error(`${name} failed to start: ${message.message}`));
+    };
+    const onExit = (code: number | null, signal: string | null) => done(new Error(`${name} exited before ready (code ${code}, signal ${signal})`));
+    const onError = (error: Error) => done(error);
+    function done(error: Error | undefined, info?: Readonly<Record<string, string | number>>) {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      child.off('error', onError);
+      if (error || !info) reject(error ?? new Error(`${name}: no info`));
+      else resolve(info);
+    }
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    child.once('error', onError);
+  });
+}
+
+function wrap(name: string, pid: number, child: ChildProcess, info: Readonly<Record<string, string | number>>): Child {
+  let nextId = 1;
+  return {
+    name,
+    pid,
+    info,
+    rss() {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => finish(new Error(`${name}: no RSS answer`)), 5000);
+        const onMessage = (message: ChildMessage) => {
+          if (message.type === 'rss' && message.id === id) finish(undefined, message.rss);
+        };
+        function finish(error: Error | undefined, rss?: number) {
+          clearTimeout(timer);
+          child.off('message', onMessage);
+          if (error || rss === undefined) reject(error ?? new Error('no rss'));
+          else resolve(rss);
+        }
+        child.on('message', onMessage);
+        const request: ParentMessage = { type: 'rss', id };
+        child.send(request);
+      });
+    },
+    kill: () => killChild(child),
+  };
+}
+
+/** Asks the child to stop, then SIGKILLs it after a grace period; resolves once it has exited. */
+function killChild(child: ChildProcess, graceMs = 3000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      if (child.connected) {
+        const stop: ParentMessage = { type: 'stop' };
+        child.send(stop);
+      } else {
+        child.kill('SIGTERM');
+      }
+    } catch {
+      child.kill('SIGKILL');
+    }
+  });
+}

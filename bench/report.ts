@@ -1,0 +1,209 @@
+/**
+ * From the measurements to what is printed and written: the median per scenario over the rounds,
+ * the ratios against their targets (PASS/MISS, reported, never asserted), the machine, the table.
+ */
+import { cpus, loadavg, release, totalmem } from 'node:os';
+import type { CacheFill } from './cache-fill.js';
+import type { Measurement } from './load.js';
+import type { ScenarioId } from './scenarios.js';
+
+export interface ScenarioSummary {
+  readonly id: ScenarioId;
+  readonly label: string;
+  /** Medians over the rounds. */
+  readonly reqPerSec: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** Summed over the rounds. */
+  readonly errors: number;
+  readonly rounds: readonly Measurement[];
+}
+
+export interface Ratio {
+  readonly id: 'passthrough/direct' | 'api2-mapped/direct' | 'cache-hit/hono' | 'logging-cost' | 'p99-added-ms' | 'gateway-rss-mb';
+  readonly label: string;
+  readonly value: number;
+  readonly unit: 'ratio' | 'ms' | 'MB';
+  readonly target: { readonly op: '>=' | '<='; readonly value: number };
+  readonly pass: boolean;
+  readonly note?: string;
+}
+
+export interface Machine {
+  readonly cpuModel: string;
+  readonly cores: number;
+  readonly node: string;
+  readonly os: string;
+  readonly memoryGiB: number;
+  readonly loadAverage1m: number;
+}
+
+export interface RssReading {
+  readonly target: string;
+  readonly bytes: number;
+}
+
+export interface BenchReport {
+  readonly command: string;
+  readonly machine: Machine;
+  readonly settings: {
+    readonly durationS: number;
+    readonly connections: number;
+    readonly rounds: number;
+    readonly warmupS: number;
+    readonly smoke: boolean;
+    readonly request: string;
+  };
+  readonly pages: { readonly legacyBytes: number; readonly api2Bytes: number; readonly mappedBytes: number; readonly entries: number };
+  readonly scenarios: readonly ScenarioSummary[];
+  readonly ratios: readonly Ratio[];
+  readonly rss: readonly RssReading[];
+  readonly cacheFill: CacheFill;
+  readonly startedAt: string;
+  readonly seconds: number;
+}
+
+export function machine(): Machine {
+  const cpu = cpus();
+  return {
+    cpuModel: cpu[0]?.model.trim() ?? 'unknown',
+    cores: cpu.length,
+    node: process.version,
+    os: `${process.platform} ${release()}`,
+    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    loadAverage1m: loadavg()[0] ?? 0,
+  };
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+export function summarize(id: ScenarioId, label: string, rounds: readonly Measurement[]): ScenarioSummary {
+  return {
+    id,
+    label,
+    reqPerSec: median(rounds.map((m) => m.reqPerSec)),
+    p50Ms: median(rounds.map((m) => m.p50Ms)),
+    p99Ms: median(rounds.map((m) => m.p99Ms)),
+    errors: rounds.reduce((sum, m) => sum + m.errors, 0),
+    rounds,
+  };
+}
+
+const MB = 1_000_000;
+
+export function ratios(scenarios: readonly ScenarioSummary[], gatewayRssBytes: number, connections: number, cacheFull: boolean): Ratio[] {
+  const get = (id: ScenarioId): ScenarioSummary => {
+    const found = scenarios.find((s) => s.id === id);
+    if (!found) throw new Error(`scenario ${id} was not measured`);
+    return found;
+  };
+  const ratio = (
+    id: Ratio['id'],
+    label: string,
+    value: number,
+    unit: Ratio['unit'],
+    op: '>=' | '<=',
+    target: number,
+    note?: string,
+  ): Ratio => ({ id, label, value, unit, target: { op, value: target }, pass: op === '>=' ? value >= target : value <= target, ...(note ? { note } : {}) });
+  const direct = get('direct');
+  const pass = get('passthrough');
+  return [
+    ratio('passthrough/direct', 'pass-through / direct (req/s)', pass.reqPerSec / direct.reqPerSec, 'ratio', '>=', 0.35),
+    ratio('api2-mapped/direct', 'api2-mapped search, cache off / direct (req/s)', get('api2-mapped').reqPerSec / direct.reqPerSec, 'ratio', '>=', 0.25),
+    ratio('cache-hit/hono', 'cache hit / bare Hono (req/s)', get('cache-hit').reqPerSec / get('hono').reqPerSec, 'ratio', '>=', 0.9),
+    ratio('logging-cost', 'logging cost = 1 - log on / log off (req/s)', 1 - pass.reqPerSec / get('passthrough-nolog').reqPerSec, 'ratio', '<=', 0.1),
+    ratio(
+      'p99-added-ms',
+      'p99 added by the gateway = p99(pass-through) - p99(direct)',
+      pass.p99Ms - direct.p99Ms,
+      'ms',
+      '<=',
+      2,
+      connections === 50 ? undefined : `target is for 50 connections; measured at ${connections}`,
+    ),
+    ratio(
+      'gateway-rss-mb',
+      'RSS of the cache gateway after the bench, cache full',
+      gatewayRssBytes / MB,
+      'MB',
+      '<=',
+      150,
+      cacheFull ? undefined : 'cache NOT full (fill budget ran out): not the figure the target is about',
+    ),
+  ];
+}
+
+// ---------------------------------------------------------------- text
+
+function pad(text: string, width: number, right = false): string {
+  return right ? text.padStart(width) : text.padEnd(width);
+}
+
+function fixed(value: number, digits: number): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
+}
+
+function showRatio(r: Ratio): string {
+  if (r.unit === 'ms') return `${fixed(r.value, 2)} ms`;
+  if (r.unit === 'MB') return `${fixed(r.value, 1)} MB`;
+  return r.id === 'logging-cost' ? `${fixed(r.value * 100, 1)} %` : fixed(r.value, 3);
+}
+
+function showTarget(r: Ratio): string {
+  const op = r.target.op === '>=' ? '≥' : '≤';
+  if (r.unit === 'ms') return `${op} ${r.target.value} ms`;
+  if (r.unit === 'MB') return `${op} ${r.target.value} MB`;
+  return r.id === 'logging-cost' ? `${op} ${r.target.value * 100} %` : `${op} ${r.target.value}`;
+}
+
+export function renderText(report: BenchReport): string {
+  const m = report.machine;
+  const s = report.settings;
+  const lines: string[] = [];
+  lines.push(`recipe-gateway benchmark — ${report.startedAt}`);
+  lines.push(`command:  ${report.command}`);
+  lines.push(`machine:  ${m.cpuModel}, ${m.cores} cores, node ${m.node}, ${m.os}, ${m.memoryGiB} GiB, load ${fixed(m.loadAverage1m, 2)} at start`);
+  lines.push(
+    `settings: ${s.durationS} s per scenario per round, ${s.connections} connections, ${s.rounds} round(s), ${s.warmupS} s warm-up each${s.smoke ? ' (smoke)' : ''}`,
+  );
+  lines.push(`request:  GET ${s.request} (Accept: application/json)`);
+  lines.push(
+    `pages:    legacy ${report.pages.legacyBytes} B (${report.pages.entries} recipes), api2 ${report.pages.api2Bytes} B, mapped legacy page ${report.pages.mappedBytes} B`,
+  );
+  lines.push('');
+  const header = [pad('scenario', 40), pad('req/s', 9, true), pad('p50 ms', 8, true), pad('p99 ms', 8, true), pad('errors', 7, true), '  req/s by round'];
+  lines.push(header.join(' '));
+  lines.push('-'.repeat(header.join(' ').length + 8));
+  for (const sc of report.scenarios) {
+    lines.push(
+      [
+        pad(sc.label, 40),
+        pad(fixed(sc.reqPerSec, 0), 9, true),
+        pad(fixed(sc.p50Ms, 2), 8, true),
+        pad(fixed(sc.p99Ms, 2), 8, true),
+        pad(String(sc.errors), 7, true),
+        '  ' + sc.rounds.map((r) => fixed(r.reqPerSec, 0)).join(' / '),
+      ].join(' '),
+    );
+  }
+  lines.push('');
+  lines.push(`${pad('ratio', 62)} ${pad('value', 10, true)}  ${pad('target', 10)} result`);
+  for (const r of report.ratios) {
+    lines.push(`${pad(r.label, 62)} ${pad(showRatio(r), 10, true)}  ${pad(showTarget(r), 10)} ${r.pass ? 'PASS' : 'MISS'}${r.note ? `  (${r.note})` : ''}`);
+  }
+  lines.push('');
+  const f = report.cacheFill;
+  lines.push(
+    `cache fill: ${f.pages}/${f.planned} distinct pages in ${fixed(f.seconds, 1)} s, ${f.failed} failed, ${f.full ? 'full (first page evicted)' : 'NOT full'}`,
+  );
+  lines.push(`RSS after the bench: ${report.rss.map((r) => `${r.target} ${fixed(r.bytes / MB, 1)} MB`).join(', ')}`);
+  lines.push(`(medians over rounds; errors = connection errors + non-2xx, summed; PASS/MISS is reported, never a failure)`);
+  lines.push(`total ${fixed(report.seconds, 1)} s`);
+  return lines.join('\n');
+}

@@ -1,0 +1,175 @@
+/**
+ * The benchmark run: starts the processes under test (canned upstreams, four gateways, bare Hono,
+ * each its own child), checks each target answers what its scenario expects, warms up, measures
+ * the scenarios in rounds with the order rotated (drift hits all alike), fills the cache gateway's
+ * cache and reads the RSS, then stops every child, also on error.
+ */
+import { parseConfig } from '../src/config/schema.js';
+import { fillCache } from './cache-fill.js';
+import type { CacheFill } from './cache-fill.js';
+import { forkChild } from './children.js';
+import type { Child } from './children.js';
+import { runLoad } from './load.js';
+import type { Measurement } from './load.js';
+import type { BenchOptions } from './options.js';
+import { closeProbes, probe } from './probe.js';
+import { machine, ratios, summarize } from './report.js';
+import type { BenchReport, RssReading } from './report.js';
+import { GATEWAY_TARGETS, REQUEST_HEADERS, SCENARIOS, gatewayConfig } from './scenarios.js';
+import type { Scenario, ScenarioId, TargetId, UpstreamInfo } from './scenarios.js';
+import { SEARCH_TARGET } from './pages.js';
+
+const FILL_CONCURRENCY = 16;
+
+type Log = (line: string) => void;
+
+/** Scenario order of a round: rotated so each scenario takes a different place in each round. */
+export function roundOrder<T>(items: readonly T[], round: number, rounds: number): T[] {
+  const step = Math.max(1, Math.ceil(items.length / rounds));
+  const offset = (round * step) % items.length;
+  return [...items.slice(offset), ...items.slice(0, offset)];
+}
+
+function text(info: Readonly<Record<string, string | number>>, key: string): string {
+  const value = info[key];
+  if (typeof value !== 'string') throw new Error(`child info lacks ${key}`);
+  return value;
+}
+
+function count(info: Readonly<Record<string, string | number>>, key: string): number {
+  const value = info[key];
+  if (typeof value !== 'number') throw new Error(`child info lacks ${key}`);
+  return value;
+}
+
+export async function runBench(options: BenchOptions, log: Log = (line) => process.stderr.write(`${line}\n`)): Promise<BenchReport> {
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const host = machine();
+  const children: Child[] = [];
+  try {
+    log('starting canned upstreams…');
+    const upstreams = await forkChild('upstreams', './upstreams-child.ts', {});
+    children.push(upstreams);
+    const upstreamInfo: UpstreamInfo = {
+      legacyOrigin: text(upstreams.info, 'legacyOrigin'),
+      api2Origin: text(upstreams.info, 'api2Origin'),
+      caFile: text(upstreams.info, 'caFile'),
+    };
+
+    log('starting gateways and bare Hono…');
+    const origins = new Map<TargetId, string>([['upstream', upstreamInfo.legacyOrigin]]);
+    const gateways = new Map<TargetId, Child>();
+    const starts = [
+      ...GATEWAY_TARGETS.map(async (target) => {
+        const execArgv = target === 'gw-legacy' && options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+        const child = await forkChild(target, './gateway-child.ts', { config: gatewayConfig(target, upstreamInfo) }, { execArgv });
+        children.push(child);
+        gateways.set(target, child);
+        origins.set(target, text(child.info, 'origin'));
+      }),
+      (async () => {
+        const child = await forkChild('hono', './hono-child.ts', {});
+        children.push(child);
+        origins.set('hono', text(child.info, 'origin'));
+      })(),
+    ];
+    const outcomes = await Promise.allSettled(starts);
+    const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failure) throw failure.reason;
+
+    const urlOf = (scenario: Scenario): string => {
+      const origin = origins.get(scenario.target);
+      if (!origin) throw new Error(`no origin for ${scenario.target}`);
+      return origin + SEARCH_TARGET;
+    };
+
+    // Each target must answer 200 with a page of the expected size before it is measured.
+    const legacyBytes = count(upstreams.info, 'legacyBytes');
+    let mappedBytes = Number.NaN;
+    for (const scenario of SCENARIOS) {
+      const answer = await probe(urlOf(scenario), REQUEST_HEADERS);
+      if (answer.status !== 200) throw new Error(`${scenario.id}: probe answered ${answer.status}`);
+      if (scenario.id === 'api2-mapped') mappedBytes = answer.bytes;
+      else if (answer.bytes !== legacyBytes) throw new Error(`${scenario.id}: probe page is ${answer.bytes} B, expected ${legacyBytes} B`);
+    }
+
+    const ensureHit = async (scenario: Scenario) => {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const answer = await probe(urlOf(scenario), REQUEST_HEADERS);
+        if (answer.status === 200 && answer.xCache === 'HIT') return;
+      }
+      throw new Error(`${scenario.id}: the warmed page is not a cache HIT`);
+    };
+
+    const measure = async (scenario: Scenario, durationS: number): Promise<Measurement> => {
+      if (scenario.cacheHit) await ensureHit(scenario);
+      const result = await runLoad({ url: urlOf(scenario), headers: REQUEST_HEADERS, connections: options.connections, durationS });
+      if (scenario.cacheHit) {
+        const after = await probe(urlOf(scenario), REQUEST_HEADERS);
+        if (after.xCache !== 'HIT') log(`warning: ${scenario.id}: X-Cache ${after.xCache ?? 'absent'} after the load`);
+      }
+      return result;
+    };
+
+    if (options.warmupS > 0) {
+      log(`warm-up: ${options.warmupS} s per scenario…`);
+      for (const scenario of SCENARIOS) await measure(scenario, options.warmupS);
+    }
+
+    const rounds = new Map<ScenarioId, Measurement[]>(SCENARIOS.map((s) => [s.id, []]));
+    for (let round = 0; round < options.rounds; round++) {
+      for (const scenario of roundOrder(SCENARIOS, round, options.rounds)) {
+        const result = await measure(scenario, options.durationS);
+        rounds.get(scenario.id)?.push(result);
+        log(
+          `round ${round + 1}/${options.rounds} ${scenario.id.padEnd(18)} ${result.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  errors ${result.errors}`,
+        );
+      }
+    }
+    const scenarios = SCENARIOS.map((s) => summarize(s.id, s.label, rounds.get(s.id) ?? []));
+
+    // RSS: the cache gateway with its cache filled to the default byte bound.
+    const cacheGateway = gateways.get('gw-cache');
+    if (!cacheGateway) throw new Error('cache gateway missing');
+    const defaults = parseConfig({ upstreams: { legacy: { baseUrl: 'http://127.0.0.1:1' } } });
+    if (!defaults.ok) throw new Error(defaults.errors.join('\n'));
+    log(`filling the cache gateway's cache (${defaults.config.cache.maxBytes} B bound)…`);
+    const cacheFill: CacheFill = await fillCache({
+      origin: text(cacheGateway.info, 'origin'),
+      headers: REQUEST_HEADERS,
+      pageBytes: legacyBytes,
+      maxBytes: defaults.config.cache.maxBytes,
+      maxEntries: defaults.config.cache.maxEntries,
+      concurrency: FILL_CONCURRENCY,
+      budgetMs: options.fillBudgetMs,
+    });
+    // Every child, the cache gateway first (the others give the baseline of a node + tsx process).
+    const rss: RssReading[] = [{ target: 'gw-cache', bytes: await cacheGateway.rss() }];
+    for (const child of children) if (child !== cacheGateway) rss.push({ target: child.name, bytes: await child.rss() });
+    const cacheRss = rss[0]?.bytes ?? Number.NaN;
+
+    return {
+      command: options.command,
+      machine: host,
+      settings: {
+        durationS: options.durationS,
+        connections: options.connections,
+        rounds: options.rounds,
+        warmupS: options.warmupS,
+        smoke: options.smoke,
+        request: SEARCH_TARGET,
+      },
+      pages: { legacyBytes, api2Bytes: count(upstreams.info, 'api2Bytes'), mappedBytes, entries: count(upstreams.info, 'entries') },
+      scenarios,
+      ratios: ratios(scenarios, cacheRss, options.connections, cacheFill.full),
+      rss,
+      cacheFill,
+      startedAt,
+      seconds: (Date.now() - started) / 1000,
+    };
+  } finally {
+    await Promise.allSettled(children.map((child) => child.kill()));
+    await closeProbes();
+  }
+}

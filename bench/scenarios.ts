@@ -1,0 +1,67 @@
+/**
+ * What is measured: the processes under test (targets) with the gateway config of each, and the
+ * scenarios, each one target hit with `GET /recipes?title_kw=soup&pg=1&rpp=50&api_key=bench-key`.
+ *
+ * Every gateway logs to /dev/null (the whole pino path runs, the disk does not) except the
+ * logging-off one; only the cache-hit gateway has its cache on (default size; a one-hour TTL so
+ * the warmed page stays a HIT for the whole run).
+ */
+export type TargetId = 'upstream' | 'gw-legacy' | 'gw-legacy-nolog' | 'gw-api2' | 'gw-cache' | 'hono';
+
+export type ScenarioId = 'direct' | 'passthrough' | 'passthrough-nolog' | 'api2-mapped' | 'cache-hit' | 'hono';
+
+export interface Scenario {
+  readonly id: ScenarioId;
+  readonly label: string;
+  readonly target: TargetId;
+  /** Answers must carry `X-Cache: HIT` (the cache is warmed and probed first). */
+  readonly cacheHit: boolean;
+}
+
+export const SCENARIOS: readonly Scenario[] = [
+  { id: 'direct', label: 'direct upstream', target: 'upstream', cacheHit: false },
+  { id: 'passthrough', label: 'gateway pass-through (legacy, log on)', target: 'gw-legacy', cacheHit: false },
+  { id: 'passthrough-nolog', label: 'gateway pass-through (legacy, log off)', target: 'gw-legacy-nolog', cacheHit: false },
+  { id: 'api2-mapped', label: 'api2-mapped search, cache off', target: 'gw-api2', cacheHit: false },
+  { id: 'cache-hit', label: 'cache hit (legacy, log on)', target: 'gw-cache', cacheHit: true },
+  { id: 'hono', label: 'bare Hono, same bytes from memory', target: 'hono', cacheHit: false },
+];
+
+export const REQUEST_HEADERS: Readonly<Record<string, string>> = { accept: 'application/json' };
+
+export interface UpstreamInfo {
+  readonly legacyOrigin: string;
+  readonly api2Origin: string;
+  readonly caFile: string;
+}
+
+export type GatewayTarget = Exclude<TargetId, 'upstream' | 'hono'>;
+export const GATEWAY_TARGETS: readonly GatewayTarget[] = ['gw-legacy', 'gw-legacy-nolog', 'gw-api2', 'gw-cache'];
+
+/** The config document of each gateway under test (validated by parseConfig in the child). */
+export function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): Record<string, unknown> {
+  const log = { enabled: target !== 'gw-legacy-nolog', destination: '/dev/null' };
+  const base = {
+    listen: { host: '127.0.0.1', port: 0 },
+    upstreams: { legacy: { baseUrl: upstreams.legacyOrigin } } as Record<string, unknown>,
+    observability: { log },
+    cache: { enabled: false },
+  };
+  switch (target) {
+    case 'gw-legacy':
+    case 'gw-legacy-nolog':
+      return base;
+    case 'gw-api2':
+      return {
+        ...base,
+        upstreams: { ...base.upstreams, api2: { baseUrl: upstreams.api2Origin, caFile: upstreams.caFile } },
+        routes: { 'recipes.search': { mode: 'api2' } },
+      };
+    case 'gw-cache':
+      return {
+        ...base,
+        cache: { enabled: true },
+        routes: { 'recipes.search': { cache: { ttlMs: 3_600_000 } } },
+      };
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * `npm run bench -- --smoke` runs to the end: every scenario measured and every ratio computed,
+ * with numbers. No threshold is asserted (the benchmark reports, it does not judge).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BenchReport } from '../bench/report.js';
+import { SCENARIOS } from '../bench/scenarios.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const RATIO_IDS = ['passthrough/direct', 'api2-mapped/direct', 'cache-hit/hono', 'logging-cost', 'p99-added-ms', 'gateway-rss-mb'];
+
+let dir: string | undefined;
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function runSmoke(jsonFile: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--json', jsonFile], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Bounded: the bench's own children exit when it does (their IPC channel closes).
+    const timer = setTimeout(() => child.kill('SIGKILL'), 55_000);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('npm run bench -- --smoke', () => {
+  it('measures every scenario and computes every ratio, with numbers', { timeout: 60_000 }, async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bench-smoke-'));
+    const jsonFile = join(dir, 'bench.json');
+    const run = await runSmoke(jsonFile);
+    expect(run.code, run.stderr).toBe(0);
+
+    const report = JSON.parse(await readFile(jsonFile, 'utf8')) as BenchReport;
+    expect(report.scenarios.map((s) => s.id)).toEqual(SCENARIOS.map((s) => s.id));
+    for (const scenario of report.scenarios) {
+      expect(scenario.rounds.length, scenario.id).toBe(1);
+      for (const value of [scenario.reqPerSec, scenario.p50Ms, scenario.p99Ms, scenario.errors]) expect(Number.isFinite(value), scenario.id).toBe(true);
+      expect(scenario.reqPerSec, scenario.id).toBeGreaterThan(0);
+    }
+    expect(report.ratios.map((r) => r.id)).toEqual(RATIO_IDS);
+    for (const ratio of report.ratios) {
+      expect(Number.isFinite(ratio.value), ratio.id).toBe(true);
+      expect(typeof ratio.pass, ratio.id).toBe('boolean');
+    }
+    expect(report.machine.cores).toBeGreaterThan(0);
+    expect(report.command).toContain('--smoke');
+
+    // The printed report has the table, every ratio with its verdict, the machine and the command.
+    for (const scenario of SCENARIOS) expect(run.stdout).toContain(scenario.label);
+    const lines = run.stdout.split('\n');
+    for (const ratio of report.ratios) {
+      expect(lines.some((line) => line.startsWith(ratio.label) && /\s(PASS|MISS)\b/.test(line)), ratio.id).toBe(true);
+    }
+    expect(run.stdout).toContain('machine:');
+    expect(run.stdout).toContain('command:');
+  });
+});
