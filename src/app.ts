@@ -21,6 +21,7 @@ import { hostGuard } from './middleware/host-guard.js';
 import { requestContext } from './middleware/request-context.js';
 import { schemePolicy } from './middleware/scheme-policy.js';
 import { createMappingMemory } from './api2/review-directory.js';
+import type { MappingMemory } from '../mappings/types.js';
 import { SearchCache } from './cache/search-cache.js';
 import { routeFreshness } from './config/schema.js';
 import { guardedUpstreams } from './traffic/guarded-upstreams.js';
@@ -45,6 +46,8 @@ export interface GatewayDeps {
   readonly onBreaker?: ((upstream: string, from: BreakerState, to: BreakerState) => void) | undefined;
   /** Handed the live traffic state (shadow counters, breakers) for the admin views. */
   readonly onTraffic?: ((state: TrafficState) => void) | undefined;
+  /** State kept across config reloads: the page cache and the mapping memory (created when absent). */
+  readonly shared?: { readonly searchCache?: SearchCache | null; readonly memory?: MappingMemory } | undefined;
   /** Admin views served by this app (metrics behind a bearer token); omitted when not served here. */
   readonly admin?: AdminRoutes | undefined;
 }
@@ -68,16 +71,8 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
   );
   app.use('*', hostGuard(config.legacyHosts, config.acceptedHosts));
   app.use('*', schemePolicy(deps.runtime, compileTrustedProxies(config.trustedProxies), config.plainHttpCredentials, config.listen.https?.port));
-  const mappingContext = { memory: createMappingMemory(), options: { noPhotoImageUrl: config.api2.noPhotoImageUrl } };
-  const searchCache = config.cache.enabled
-    ? new SearchCache({
-        maxEntries: config.cache.maxEntries,
-        maxBytes: config.cache.maxBytes,
-        honorClientNoCache: config.cache.honorClientNoCache,
-        keyKnowledgeTtlMs: config.cache.keyKnowledgeTtlMs,
-        policy: routeFreshness(config, 'recipes.search'),
-      })
-    : null;
+  const mappingContext = { memory: deps.shared?.memory ?? createMappingMemory(), options: { noPhotoImageUrl: config.api2.noPhotoImageUrl } };
+  const searchCache = deps.shared?.searchCache !== undefined ? deps.shared.searchCache : createSearchCache(config);
   const upstreams = guardedUpstreams(deps.upstreams, config, deps.onBreaker);
   const shadow = Object.values(config.routes).some((route) => route.mode === 'shadow')
     ? new ShadowComparator({ maxConcurrent: config.traffic.shadow.maxConcurrent, ...(deps.onShadow ? { onRecord: deps.onShadow } : {}) })
@@ -93,4 +88,16 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
   });
 
   return app;
+}
+
+/** The search page cache a config asks for, or null when it is off. */
+export function createSearchCache(config: GatewayConfig): SearchCache | null {
+  if (!config.cache.enabled) return null;
+  return new SearchCache({
+    maxEntries: config.cache.maxEntries,
+    maxBytes: config.cache.maxBytes,
+    honorClientNoCache: config.cache.honorClientNoCache,
+    keyKnowledgeTtlMs: config.cache.keyKnowledgeTtlMs,
+    policy: routeFreshness(config, 'recipes.search'),
+  });
 }

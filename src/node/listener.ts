@@ -31,8 +31,11 @@ export interface ListenerOptions {
   readonly observer?: RefusalObserver | undefined;
 }
 
+/** What the listener hands requests to: the core app, or a switch between app generations. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function createNodeListener(app: Hono<any>, options: ListenerOptions) {
+export type FetchTarget = Pick<Hono<any>, 'fetch'>;
+
+export function createNodeListener(app: FetchTarget, options: ListenerOptions) {
   const honoListener = getRequestListener(app.fetch);
   const isLegacyHost = hostMatcher(options.legacyHosts);
 

@@ -1,7 +1,8 @@
 /**
  * `npm start`: the gateway on Node.
  *
- *   npm start                          sandbox mode: embedded legacy backend on loopback, gateway on :8080
+ *   npm start                          sandbox mode: embedded legacy and api2 backends on loopback, gateway on :8080
+ *   npm start -- --api2                sandbox mode with every mappable operation routed to api2
  *   npm start -- --sandbox             sandbox mode even when GATEWAY_CONFIG is set
  *   npm start -- --config FILE         real backends from FILE (or GATEWAY_CONFIG=FILE)
  *   npm start -- --config FILE --check-config   validate FILE and exit (0 valid, 1 invalid)
@@ -10,6 +11,7 @@
  * GATEWAY_HASH_KEY the key of the usage log's client and user hashes (`observability.hashKey`).
  * The usage log (one JSON line per request) goes to stdout unless `observability.log` says
  * otherwise; the lines below for humans then go to stderr. SIGINT/SIGTERM flush the log.
+ * With a config file, SIGHUP or a change of the file reloads it (validated first; see config-watch.ts).
  */
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../config/schema.js';
@@ -23,9 +25,10 @@ async function main(): Promise<void> {
       config: { type: 'string' },
       'check-config': { type: 'boolean', default: false },
       sandbox: { type: 'boolean', default: false },
+      api2: { type: 'boolean', default: false },
     },
   });
-  const configPath = values.sandbox ? undefined : (values.config ?? (process.env['GATEWAY_CONFIG'] || undefined));
+  const configPath = values.sandbox || values.api2 ? undefined : (values.config ?? (process.env['GATEWAY_CONFIG'] || undefined));
 
   if (values['check-config']) {
     if (!configPath) return fail(['--check-config needs --config FILE or GATEWAY_CONFIG']);
@@ -45,10 +48,18 @@ async function main(): Promise<void> {
   } else {
     // Loaded only in sandbox mode: a gateway with a config file never carries the sandbox.
     const { startLegacySandbox } = await import('../sandbox/start.js');
+    const { startApi2Sandbox } = await import('../sandbox/api2-start.js');
+    const { PLACEHOLDER_PHOTO_URL } = await import('../sandbox/dataset.js');
+    const { capabilities } = await import('../../mappings/index.js');
     const legacySandbox = await startLegacySandbox({ port: Number(process.env['SANDBOX_LEGACY_PORT'] ?? 0) });
     closers.push(() => legacySandbox.close());
+    const api2Sandbox = await startApi2Sandbox({ port: Number(process.env['SANDBOX_API2_PORT'] ?? 0) });
+    closers.push(() => api2Sandbox.close());
+    const mapped = capabilities().filter((row) => row.mapped).map((row) => row.operation);
     const result = parseConfig({
-      upstreams: { legacy: { baseUrl: legacySandbox.origin } },
+      upstreams: { legacy: { baseUrl: legacySandbox.origin }, api2: { baseUrl: api2Sandbox.origin, caFile: api2Sandbox.caFile } },
+      api2: { noPhotoImageUrl: PLACEHOLDER_PHOTO_URL },
+      routes: values.api2 ? Object.fromEntries(mapped.map((id) => [id, { mode: 'api2' }])) : {},
       legacyHosts: ['api.bigoven.com'],
       // Sandbox: metrics on a loopback admin listener (ADMIN_PORT, default a free port); a fixed,
       // public hash key so client hashes stay the same across runs.
@@ -59,7 +70,10 @@ async function main(): Promise<void> {
     });
     if (!result.ok) return fail(result.errors);
     config = result.config;
-    sandboxNote = `  sandbox legacy backend: ${legacySandbox.origin}  (api keys sandbox-free-key, sandbox-paid-key; users alice:alice-pass, bob:bob-pass)\n`;
+    sandboxNote =
+      `  sandbox legacy backend: ${legacySandbox.origin}  (api keys sandbox-free-key, sandbox-paid-key; users alice:alice-pass, bob:bob-pass)\n` +
+      `  sandbox api2 backend:   ${api2Sandbox.origin}  (TLS, CA ${api2Sandbox.caFile})\n` +
+      `  routes: ${values.api2 ? `${mapped.length} mapped operations answered through api2 (--api2)` : 'every operation on legacy (npm start -- --api2 routes the mapped ones to api2)'}\n`;
   }
   if (process.env['PORT']) config = { ...config, listen: { ...config.listen, port: Number(process.env['PORT']) } };
   const hashKey = process.env['GATEWAY_HASH_KEY'];
@@ -88,6 +102,20 @@ async function main(): Promise<void> {
       `  metrics: ${gateway.metricsUrl ?? 'not served'}\n` +
       gateway.notes.map((note) => `  note: ${note}\n`).join(''),
   );
+
+  if (configPath) {
+    const { watchConfigFile } = await import('./config-watch.js');
+    const watcher = watchConfigFile(configPath, gateway, {
+      onSignal: true,
+      report: (result, reason) =>
+        out.write(
+          result.ok
+            ? `config ${reason}: ${result.unchanged ? 'unchanged' : `version ${result.version} in force`}${result.needsRestart.length > 0 ? ` (restart to apply: ${result.needsRestart.join(', ')})` : ''}\n`
+            : `config ${reason}: refused, the config in force stays\n${result.errors.map((e) => `  ${e}`).join('\n')}\n`,
+        ),
+    });
+    closers.push(async () => watcher.close());
+  }
 
   const stop = (signal: string): void => {
     out.write(`${signal}: closing\n`);

@@ -8,7 +8,6 @@ import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { createGatewayApp } from '../app.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { RecordSink } from '../gateway/request-record.js';
 import type { ShadowRecord } from '../traffic/shadow.js';
@@ -16,8 +15,9 @@ import { createAdminApp } from '../observability/admin-routes.js';
 import { emitAfterWrite } from '../observability/node/emit-after-write.js';
 import { createNodeObservability } from '../observability/node/wiring.js';
 import type { NodeObservability } from '../observability/node/wiring.js';
-import { createUndiciUpstream } from '../upstream/undici-client.js';
-import type { UpstreamClient } from '../upstream/types.js';
+import { Generations } from './generations.js';
+import type { ReloadOutcome } from './generations.js';
+import { configView, trafficView } from './admin-views.js';
 import { createNodeListener } from './listener.js';
 import { nodeRuntime } from './runtime.js';
 
@@ -34,6 +34,12 @@ export interface RunningGateway {
   readonly notes: readonly string[];
   /** Stops the listeners, then writes out and closes the usage log. */
   close(): Promise<void>;
+  /** Puts a validated config in force (hot reload); requests in flight finish on the old one. */
+  reload(config: GatewayConfig): Promise<ReloadOutcome>;
+  /** The version of the config in force (1 at start, +1 per reload). */
+  version(): number;
+  /** Writes an operator event (not a request) to the usage log, when it is on. */
+  event(name: string, fields: Record<string, unknown>): void;
 }
 
 export interface StartOptions {
@@ -43,32 +49,22 @@ export interface StartOptions {
   readonly onShadow?: (record: ShadowRecord) => void;
 }
 
-async function upstreamFor(name: string, config: NonNullable<GatewayConfig['upstreams']['api2']>, maxResponseBytes: number): Promise<UpstreamClient> {
-  return createUndiciUpstream({
-    name,
-    baseUrl: config.baseUrl,
-    connections: config.connections,
-    keepAliveTimeoutMs: config.keepAliveTimeoutMs,
-    maxResponseBytes,
-    ...(config.caFile ? { ca: await readFile(config.caFile, 'utf8') } : {}),
-  });
-}
-
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
-  const legacy = await upstreamFor('legacy', config.upstreams.legacy, config.limits.maxResponseBodyBytes);
-  const api2 = config.upstreams.api2 ? await upstreamFor('api2', config.upstreams.api2, config.limits.maxResponseBodyBytes) : undefined;
-  const observability = createNodeObservability(config, options.onRecord);
-  const app = createGatewayApp({
-    config,
-    upstreams: api2 ? { legacy, api2 } : { legacy },
+  let generations: Generations | undefined;
+  const observability = createNodeObservability(config, options.onRecord, [
+    { path: '/admin/config', render: () => (generations ? configView(generations.active) : {}) },
+    { path: '/admin/traffic', render: () => (generations ? trafficView(generations.active) : {}) },
+  ]);
+  generations = await Generations.start(config, {
     runtime: nodeRuntime,
     onRecord: observability.sink,
     identifier: observability.identifier,
     emitRecord: emitAfterWrite,
     onShadow: shadowSink(observability, options.onShadow),
+    onBreaker: (upstream, from, to) => observability.usageLog?.event('breaker', { upstream, from, to }),
     admin: observability.mainAdmin,
   });
-  const listener = createNodeListener(app, {
+  const listener = createNodeListener(generations.target, {
     legacyHosts: config.legacyHosts,
     maxUrlLength: config.limits.maxUrlLength,
     observer: observability.sink ? { sink: observability.sink, identifier: observability.identifier } : undefined,
@@ -113,9 +109,17 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
             }),
         ),
       );
-      await Promise.all([legacy.close(), api2?.close()]);
+      await generations?.close();
       await observability.close();
     },
+    reload: async (next) => {
+      if (!generations) throw new Error('gateway not started');
+      const outcome = await generations.reload(next);
+      observability.usageLog?.event('config', { version: outcome.version, needsRestart: outcome.needsRestart });
+      return outcome;
+    },
+    version: () => generations?.active.version ?? 0,
+    event: (name, fields) => observability.usageLog?.event(name, fields),
   };
 }
 

@@ -10,7 +10,7 @@
  */
 import type { GatewayConfig } from '../../config/schema.js';
 import type { RecordSink } from '../../gateway/request-record.js';
-import type { AdminRoutes } from '../admin-routes.js';
+import type { AdminRoutes, AdminView } from '../admin-routes.js';
 import { fanOut } from '../fan-out.js';
 import { identifierFromConfig } from '../identity.js';
 import type { Identifier } from '../identity.js';
@@ -32,7 +32,7 @@ export interface NodeObservability {
   close(): Promise<void>;
 }
 
-export function createNodeObservability(config: GatewayConfig, extraSink?: RecordSink): NodeObservability {
+export function createNodeObservability(config: GatewayConfig, extraSink?: RecordSink, views: readonly AdminView[] = []): NodeObservability {
   const obs = config.observability;
   const notes: string[] = [];
   const usageLog = obs.log.enabled ? createUsageLog(obs.log) : undefined;
@@ -47,7 +47,7 @@ export function createNodeObservability(config: GatewayConfig, extraSink?: Recor
   }
   const metrics = served ? createPrometheusMetrics(usageLog ? { droppedLogLines: () => usageLog.dropped() } : {}) : undefined;
   const routes: AdminRoutes | undefined = metrics
-    ? { metricsPath: obs.metrics.path, bearerToken: obs.admin.bearerToken, metrics: metrics.endpoint }
+    ? { metricsPath: obs.metrics.path, bearerToken: obs.admin.bearerToken, metrics: metrics.endpoint, views }
     : undefined;
 
   const sink = fanOut([usageLog?.sink, metrics?.sink, extraSink], (error) => {

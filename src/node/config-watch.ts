@@ -1,0 +1,87 @@
+/**
+ * Hot reload from the config file: on SIGHUP, and when the file changes (the folder is watched,
+ * so editors that replace the file are seen too). The new file is validated first; a valid one
+ * replaces the config in force atomically, an invalid one is refused with its reasons (key and
+ * rule), logged, and the config in force stays.
+ */
+import { watch } from 'node:fs';
+import type { FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { loadConfigFile } from './config-file.js';
+import type { RunningGateway } from './server.js';
+
+export type ReloadResult =
+  | { readonly ok: true; readonly version: number; readonly unchanged: boolean; readonly needsRestart: readonly string[] }
+  | { readonly ok: false; readonly errors: readonly string[] };
+
+export interface ConfigWatch {
+  /** Reads, validates and applies the file now. */
+  reloadNow(reason: string): Promise<ReloadResult>;
+  close(): void;
+}
+
+export interface WatchOptions {
+  /** Also reload on SIGHUP. */
+  readonly onSignal?: boolean;
+  /** Told of every outcome (for the operator's console). */
+  readonly report?: (result: ReloadResult, reason: string) => void;
+  readonly debounceMs?: number;
+}
+
+export function watchConfigFile(path: string, gateway: RunningGateway, options: WatchOptions = {}): ConfigWatch {
+  let lastText = '';
+  let chain: Promise<unknown> = Promise.resolve();
+
+  const apply = async (reason: string): Promise<ReloadResult> => {
+    const loaded = await loadConfigFile(path);
+    let result: ReloadResult;
+    if (!loaded.ok) {
+      gateway.event('config-rejected', { reason, file: path, errors: loaded.errors });
+      result = { ok: false, errors: loaded.errors };
+    } else {
+      const text = JSON.stringify(loaded.config);
+      if (text === lastText) {
+        result = { ok: true, version: gateway.version(), unchanged: true, needsRestart: [] };
+      } else {
+        const outcome = await gateway.reload(loaded.config);
+        lastText = text;
+        result = { ok: true, version: outcome.version, unchanged: false, needsRestart: outcome.needsRestart };
+      }
+    }
+    options.report?.(result, reason);
+    return result;
+  };
+  // Reloads run one at a time, in the order asked.
+  const reloadNow = (reason: string): Promise<ReloadResult> => {
+    const next = chain.then(() => apply(reason));
+    chain = next.catch(() => undefined);
+    return next;
+  };
+
+  void loadConfigFile(path).then((loaded) => {
+    if (loaded.ok) lastText = JSON.stringify(loaded.config);
+  });
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(dirname(path), (_event, file) => {
+      if (file !== null && file !== basename(path)) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => void reloadNow('file changed'), options.debounceMs ?? 150);
+    });
+  } catch {
+    watcher = undefined; // a folder that cannot be watched: SIGHUP still works
+  }
+  const onHangup = (): void => void reloadNow('SIGHUP');
+  if (options.onSignal) process.on('SIGHUP', onHangup);
+
+  return {
+    reloadNow,
+    close() {
+      clearTimeout(timer);
+      watcher?.close();
+      if (options.onSignal) process.off('SIGHUP', onHangup);
+    },
+  };
+}

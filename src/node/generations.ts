@@ -1,0 +1,130 @@
+/**
+ * Config generations, for hot reload. Each generation is one config in force: its upstream pools
+ * and its core app. A request is handed to the generation current when it arrives and finishes
+ * there, whatever is loaded meanwhile. A retired generation's pools close once its last request
+ * is done. The page cache and the mapping memory carry over while their config stays the same;
+ * circuit breakers and shadow counters start afresh with each generation.
+ *
+ * Not applied by a reload (they need a restart, and the reload says so): `listen` and
+ * `observability`.
+ */
+import { readFile } from 'node:fs/promises';
+import { createGatewayApp, createSearchCache } from '../app.js';
+import type { GatewayDeps } from '../app.js';
+import type { SearchCache } from '../cache/search-cache.js';
+import type { GatewayConfig } from '../config/schema.js';
+import { createMappingMemory } from '../api2/review-directory.js';
+import type { TrafficState } from '../traffic/guarded-upstreams.js';
+import { createUndiciUpstream } from '../upstream/undici-client.js';
+import type { UpstreamClient } from '../upstream/types.js';
+import type { FetchTarget } from './listener.js';
+
+type UpstreamConfig = NonNullable<GatewayConfig['upstreams']['api2']>;
+
+export interface Generation {
+  readonly version: number;
+  readonly loadedAt: string;
+  readonly config: GatewayConfig;
+  readonly app: FetchTarget;
+  readonly traffic: TrafficState | undefined;
+  readonly upstreams: readonly UpstreamClient[];
+  inFlight: number;
+}
+
+/** What the app of every generation shares: the sinks, the identifier, the admin routes. */
+export type AppWiring = Omit<GatewayDeps, 'config' | 'upstreams' | 'shared' | 'onTraffic'>;
+
+export interface ReloadOutcome {
+  readonly version: number;
+  /** Config sections that changed but need a restart to apply. */
+  readonly needsRestart: readonly string[];
+}
+
+async function upstreamFor(name: string, config: UpstreamConfig, maxResponseBytes: number): Promise<UpstreamClient> {
+  return createUndiciUpstream({
+    name,
+    baseUrl: config.baseUrl,
+    connections: config.connections,
+    keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+    maxResponseBytes,
+    ...(config.caFile ? { ca: await readFile(config.caFile, 'utf8') } : {}),
+  });
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+export class Generations {
+  private current!: Generation;
+  private readonly memory = createMappingMemory();
+  private searchCache: SearchCache | null = null;
+
+  private constructor(private readonly wiring: AppWiring) {}
+
+  static async start(config: GatewayConfig, wiring: AppWiring): Promise<Generations> {
+    const generations = new Generations(wiring);
+    generations.searchCache = createSearchCache(config);
+    generations.current = await generations.build(config, 1);
+    return generations;
+  }
+
+  get active(): Generation {
+    return this.current;
+  }
+
+  /** The listener's target: each request goes to the generation current at its arrival. */
+  readonly target: FetchTarget = {
+    fetch: ((request: Request, env: unknown, ctx: unknown) => {
+      const generation = this.current;
+      generation.inFlight += 1;
+      const done = () => {
+        generation.inFlight -= 1;
+      };
+      try {
+        const answer = (generation.app.fetch as (r: Request, e: unknown, c: unknown) => Response | Promise<Response>)(request, env, ctx);
+        if (answer instanceof Promise) return answer.finally(done);
+        done();
+        return answer;
+      } catch (error) {
+        done();
+        throw error;
+      }
+    }) as FetchTarget['fetch'],
+  };
+
+  /** Swaps in a validated config atomically; the old generation drains, then closes its pools. */
+  async reload(config: GatewayConfig): Promise<ReloadOutcome> {
+    const previous = this.current;
+    const cacheChanged =
+      !same(config.cache, previous.config.cache) || !same(config.routes['recipes.search']?.cache, previous.config.routes['recipes.search']?.cache);
+    if (cacheChanged) this.searchCache = createSearchCache(config);
+    this.current = await this.build(config, previous.version + 1);
+    void this.retire(previous);
+    const needsRestart = (['listen', 'observability'] as const).filter((key) => !same(config[key], previous.config[key]));
+    return { version: this.current.version, needsRestart };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.current.upstreams.map((u) => u.close()));
+  }
+
+  private async build(config: GatewayConfig, version: number): Promise<Generation> {
+    const maxBytes = config.limits.maxResponseBodyBytes;
+    const legacy = await upstreamFor('legacy', config.upstreams.legacy, maxBytes);
+    const api2 = config.upstreams.api2 ? await upstreamFor('api2', config.upstreams.api2, maxBytes) : undefined;
+    let traffic: TrafficState | undefined;
+    const app = createGatewayApp({
+      ...this.wiring,
+      config,
+      upstreams: api2 ? { legacy, api2 } : { legacy },
+      shared: { searchCache: this.searchCache, memory: this.memory },
+      onTraffic: (state) => (traffic = state),
+    });
+    return { version, loadedAt: new Date().toISOString(), config, app, traffic, upstreams: api2 ? [legacy, api2] : [legacy], inFlight: 0 };
+  }
+
+  private async retire(generation: Generation): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    while (generation.inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await Promise.all(generation.upstreams.map((u) => u.close()));
+  }
+}
