@@ -1,7 +1,9 @@
 /**
  * The HTML report in a real browser (Debian's chromium, driven by playwright-core): it opens from
- * a file with every network request refused, its three charts are drawn, and the numbers on the
- * page are those of `--json` for the same log. A screenshot is kept in artifacts/.
+ * a file with every network request refused, its three charts and the shadow agreement bars are
+ * drawn, and the numbers on the page are those of `--json` for the same log (the report scenario
+ * and the traffic-control scenario with shadow comparisons and fallbacks). A screenshot is kept
+ * in artifacts/.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -13,7 +15,7 @@ import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../src/report/types.js';
-import { scenarioLines, writeLog } from './support/log-fixtures.js';
+import { scenarioLines, shadowScenarioLines, writeLog } from './support/log-fixtures.js';
 
 const run = promisify(execFile);
 const CHROMIUM = '/usr/bin/chromium';
@@ -27,7 +29,7 @@ let page: Page;
 const outside: string[] = [];
 
 beforeAll(async () => {
-  const log = await writeLog(scenarioLines());
+  const log = await writeLog([...scenarioLines(), ...shadowScenarioLines()]);
   htmlFile = join(await mkdtemp(join(tmpdir(), 'report-html-')), 'report.html');
   const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
   const { stdout } = await run(tsx, ['src/report/cli.ts', '--json', '--html', htmlFile, log]);
@@ -113,6 +115,8 @@ describe('HTML report in a browser', () => {
       expect(await value('malformed')).toBe(String(op.malformed.requests));
       expect(await value('plainHttp')).toBe(String(op.plainHttp.requests));
       expect(await value('cacheHitRate')).toBe(op.cache.hitRate === null ? '' : String(op.cache.hitRate));
+      expect(await value('fallbacks')).toBe(String(op.fallbacks.requests));
+      expect(await value('shadowAgreement')).toBe(op.shadow.agreement === null ? '' : String(op.shadow.agreement));
       const verdict = page.locator(`#readiness tr[data-operation="${op.operation}"] [data-field="verdict"]`);
       expect(await verdict.getAttribute('data-value')).toBe(op.readiness.verdict);
       for (const reason of op.readiness.reasons) {
@@ -123,6 +127,27 @@ describe('HTML report in a browser', () => {
       const row = page.locator(`#clients tr[data-client="${client.client}"]`);
       expect(await row.locator('[data-field="legacyRequests"]').getAttribute('data-value')).toBe(String(client.legacyRequests));
       expect(await row.locator('li').count()).toBe(client.blockers.length);
+    }
+  });
+
+  it('shows the shadow agreement per operation as a bar and in the shadow table, as in the JSON', async () => {
+    const shadowed = report.operations.filter((op) => op.shadow.compared > 0);
+    expect(shadowed.map((op) => op.operation)).toEqual(expect.arrayContaining(['recipes.search', 'grocery.list', 'trysoons.list']));
+    const bars = await attributes('#operations svg.agreement-bar rect.agreement-fill', ['data-operation', 'data-agreement', 'width']);
+    expect(bars.map((b) => [b['data-operation'], Number(b['data-agreement'])])).toEqual(shadowed.map((op) => [op.operation, op.shadow.agreement]));
+    for (const bar of bars) expect(Number(bar['width'])).toBeGreaterThan(0);
+    const box = await page.locator('#operations tr[data-operation="recipes.search"] svg.agreement-bar').boundingBox();
+    expect(box?.width).toBeGreaterThan(30);
+    for (const op of report.operations.filter((o) => o.shadow.compared + o.shadow.skipped > 0)) {
+      const row = page.locator(`#shadow tr[data-operation="${op.operation}"]`);
+      const value = (field: string) => row.locator(`[data-field="${field}"]`).getAttribute('data-value');
+      expect(await value('compared')).toBe(String(op.shadow.compared));
+      expect(await value('equal')).toBe(String(op.shadow.equal));
+      expect(await value('differing')).toBe(String(op.shadow.differing));
+      expect(await value('skipped')).toBe(String(op.shadow.skipped));
+      expect(await value('agreement')).toBe(op.shadow.agreement === null ? '' : String(op.shadow.agreement));
+      const paths = await attributes(`#shadow tr[data-operation="${op.operation}"] li[data-path]`, ['data-path', 'data-count']);
+      expect(paths.map((p) => ({ path: p['data-path'], count: Number(p['data-count']) }))).toEqual([...op.shadow.topFields, ...op.shadow.noiseFields]);
     }
   });
 

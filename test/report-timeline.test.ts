@@ -12,6 +12,7 @@ describe('report: summary and requests over time', () => {
       records: 578,
       brokenLines: 0,
       otherLines: 0,
+      shadowLines: 0,
       firstTime: '2026-01-05T10:00:00.000Z',
       lastTime: '2026-01-05T10:09:37.000Z',
       clients: 3,

@@ -16,6 +16,10 @@ export interface LogFields {
   operation: string;
   pathTemplate?: string;
   mode: string;
+  /** The route's configured mode (legacy, api2, canary, shadow). */
+  routeMode?: string;
+  /** api2 failed and legacy answered. */
+  fallback?: true;
   form?: string;
   versionPrefix?: string;
   absoluteForm?: true;
@@ -47,6 +51,8 @@ export function toLogFields(record: Readonly<RequestRecord>): LogFields {
     insecure: record.insecure,
     status: record.status ?? 0,
   };
+  if (record.routeMode !== undefined) fields.routeMode = record.routeMode;
+  if (record.fallback) fields.fallback = true;
   if (record.pathTemplate !== undefined) fields.pathTemplate = record.pathTemplate;
   if (record.form !== undefined) fields.form = record.form;
   if (record.versionPrefix) fields.versionPrefix = record.versionPrefix;

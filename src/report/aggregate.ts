@@ -1,6 +1,7 @@
 /**
- * Counts the request records in one pass, in memory bounded by the number of operations, modes,
- * clients, path templates and minutes seen (never by the number of records).
+ * Counts the request records and shadow comparisons in one pass, in memory bounded by the number
+ * of operations, modes, clients, path templates, minutes and shadow field paths seen (never by the
+ * number of records; distinct shadow paths and skip reasons are capped per operation).
  *
  * Hot path (it runs once per record, hundreds of thousands of times a second): a record costs a
  * handful of map lookups. Per-operation totals, the per-mode totals and the timeline are summed
@@ -9,9 +10,25 @@
  */
 import { LatencySketch } from './latency-sketch.js';
 import { parseLine } from './parse-record.js';
-import type { BrokenLine, LogRecord } from './types.js';
+import type { BrokenLine, LogRecord, ShadowLine } from './types.js';
 
 const KEEP_BROKEN = 100;
+/** Distinct shadow field paths (or skip reasons) kept per operation; the rest are counted under OTHER_KEY. */
+const MAX_DISTINCT = 1000;
+export const OTHER_KEY = '(other)';
+
+/** Shadow comparisons of one operation. */
+export interface ShadowAgg {
+  equal: number;
+  differing: number;
+  skipped: number;
+  /** Field path → comparisons that blamed it on the mapping. */
+  readonly fields: Map<string, number>;
+  /** Field path → comparisons where legacy itself varied on it. */
+  readonly noise: Map<string, number>;
+  /** Skip reason → comparisons skipped for it. */
+  readonly skipReasons: Map<string, number>;
+}
 
 /** One (operation, mode) cell. */
 export interface ModeAgg {
@@ -44,6 +61,11 @@ export interface OperationAgg {
   insecure: number;
   readonly insecureClients: Set<number>;
   readonly cache: { hit: number; miss: number; stale: number; bypass: number };
+  /** Requests per configured route mode (records that name it). */
+  readonly routeModes: Map<string, number>;
+  /** api2 failed, legacy answered. */
+  fallbacks: number;
+  readonly shadow: ShadowAgg;
 }
 
 export interface UseAgg {
@@ -91,6 +113,7 @@ export class Aggregator {
   records = 0;
   brokenCount = 0;
   otherLines = 0;
+  shadowLines = 0;
   readonly broken: BrokenLine[] = [];
   firstTime = Infinity;
   lastTime = -Infinity;
@@ -108,6 +131,7 @@ export class Aggregator {
   addLine(input: string, line: string, lineNumber: number): void {
     const parsed = parseLine(line);
     if (parsed.kind === 'record') this.add(parsed.record);
+    else if (parsed.kind === 'shadow') this.addShadow(parsed.shadow);
     else if (parsed.kind === 'broken') this.addBroken(input, lineNumber, parsed.reason);
     else this.otherLines++;
   }
@@ -169,8 +193,25 @@ export class Aggregator {
       case 'STALE': op.cache.stale++; break;
       case 'BYPASS': op.cache.bypass++; break;
     }
+    if (record.routeMode !== undefined) op.routeModes.set(record.routeMode, (op.routeModes.get(record.routeMode) ?? 0) + 1);
+    if (record.fallback) op.fallbacks++;
     if (record.operation === 'uncatalogued') this.addToTemplate(record, client);
     if (client) this.addToClient(record, client, op, mode);
+  }
+
+  /** A shadow comparison; it is not a request (the request has its own record) and does not move the time span. */
+  addShadow(line: ShadowLine): void {
+    this.shadowLines++;
+    let op = this.operations.get(line.operation);
+    if (!op) this.operations.set(line.operation, (op = newOperation(this.operations.size)));
+    const shadow = op.shadow;
+    switch (line.outcome) {
+      case 'equal': shadow.equal++; break;
+      case 'differ': shadow.differing++; break;
+      case 'skipped': bump(shadow.skipReasons, line.reason ?? '(no reason given)'); shadow.skipped++; break;
+    }
+    countPaths(shadow.fields, line.diffs);
+    countPaths(shadow.noise, line.noise);
   }
 
   private cell(modes: Map<string, ModeAgg>, name: string): ModeAgg {
@@ -249,7 +290,23 @@ function newOperation(index: number): OperationAgg {
     insecure: 0,
     insecureClients: new Set(),
     cache: { hit: 0, miss: 0, stale: 0, bypass: 0 },
+    routeModes: new Map(),
+    fallbacks: 0,
+    shadow: { equal: 0, differing: 0, skipped: 0, fields: new Map(), noise: new Map(), skipReasons: new Map() },
   };
+}
+
+/** Counts each path once per comparison. */
+function countPaths(counts: Map<string, number>, paths: readonly string[]): void {
+  if (paths.length === 1) bump(counts, paths[0]!);
+  else if (paths.length > 1) for (const path of new Set(paths)) bump(counts, path);
+}
+
+function bump(counts: Map<string, number>, key: string): void {
+  const found = counts.get(key);
+  if (found !== undefined) counts.set(key, found + 1);
+  else if (counts.size < MAX_DISTINCT) counts.set(key, 1);
+  else counts.set(OTHER_KEY, (counts.get(OTHER_KEY) ?? 0) + 1);
 }
 
 /** Records of one cell arrive in time order mostly: count the current minute, store on change. */

@@ -4,10 +4,13 @@
  */
 import { OPERATION_IDS, isOperationId, operationById } from '../catalogue/operations.js';
 import { flushMinute } from './aggregate.js';
-import type { Aggregator, ClientAgg, ModeAgg, OperationAgg } from './aggregate.js';
+import type { Aggregator, ClientAgg, ModeAgg, OperationAgg, ShadowAgg } from './aggregate.js';
 import { LatencySketch } from './latency-sketch.js';
 import { judge } from './readiness.js';
-import type { Blocker, ClientReport, ModeReport, OperationReport, Report, Thresholds, TimelineBucket } from './types.js';
+import type { Blocker, ClientReport, ModeReport, OperationReport, PathCount, Report, ShadowReport, Thresholds, TimelineBucket } from './types.js';
+
+/** Entries of the top lists of a shadow report. */
+const TOP = 10;
 
 /** Timeline steps in minutes; the smallest that gives at most MAX_BUCKETS buckets is used. */
 const STEPS = [1, 5, 15, 60, 360, 1440, 10_080];
@@ -34,6 +37,7 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], threshol
       records: agg.records,
       brokenLines: agg.brokenCount,
       otherLines: agg.otherLines,
+      shadowLines: agg.shadowLines,
       firstTime: agg.records > 0 ? new Date(agg.firstTime).toISOString() : null,
       lastTime: agg.records > 0 ? new Date(agg.lastTime).toISOString() : null,
       clients: agg.clients.size,
@@ -42,7 +46,7 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], threshol
       modes: Object.fromEntries(modes),
     },
     operations,
-    unseenOperations: OPERATION_IDS.filter((id) => !agg.operations.has(id)),
+    unseenOperations: OPERATION_IDS.filter((id) => (agg.operations.get(id)?.requests ?? 0) === 0),
     uncatalogued: [...agg.uncatalogued.values()]
       .map((t) => ({ method: t.method, pathTemplate: t.pathTemplate, requests: t.requests, clients: t.clients.size }))
       .sort((a, b) => b.requests - a.requests || a.pathTemplate.localeCompare(b.pathTemplate)),
@@ -94,7 +98,30 @@ function operationReport(operation: string, op: OperationAgg, thresholds: Thresh
     plainHttp: { requests: op.plainHttp, share: share(op.plainHttp) },
     insecure: { requests: op.insecure, share: share(op.insecure), clients: op.insecureClients.size },
     cache: { hit, miss, stale, bypass, hitRate: cached === 0 ? null : (hit + stale) / cached },
+    routeModes: Object.fromEntries(sortedCounts(op.routeModes)),
+    fallbacks: { requests: op.fallbacks, share: share(op.fallbacks) },
+    shadow: shadowReport(op.shadow),
     readiness: judge(operation, op, thresholds),
+  };
+}
+
+export function shadowReport(shadow: ShadowAgg): ShadowReport {
+  const compared = shadow.equal + shadow.differing;
+  const top = (counts: ReadonlyMap<string, number>): PathCount[] =>
+    sortedCounts(counts)
+      .slice(0, TOP)
+      .map(([path, count]) => ({ path, count }));
+  return {
+    compared,
+    equal: shadow.equal,
+    differing: shadow.differing,
+    skipped: shadow.skipped,
+    agreement: compared === 0 ? null : shadow.equal / compared,
+    topFields: top(shadow.fields),
+    noiseFields: top(shadow.noise),
+    skipReasons: sortedCounts(shadow.skipReasons)
+      .slice(0, TOP)
+      .map(([reason, count]) => ({ reason, count })),
   };
 }
 

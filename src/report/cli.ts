@@ -19,6 +19,8 @@ const USAGE = `usage: npm run report -- [options] <log files | ->   (plain or .g
   --min-api2 N           api2 requests needed before an operation is judged (default ${DEFAULT_THRESHOLDS.minApi2Requests})
   --error-margin POINTS  percentage points api2's 5xx rate may exceed legacy's (default ${DEFAULT_THRESHOLDS.errorMargin * 100})
   --latency-factor X     api2 p95 may be at most X times legacy p95 (default ${DEFAULT_THRESHOLDS.latencyFactor})
+  --min-agreement X      shadow agreement (equal / compared, 0 to 1) needed (default ${DEFAULT_THRESHOLDS.minAgreement})
+  --min-shadow N         shadow comparisons needed before the agreement is judged (default ${DEFAULT_THRESHOLDS.minShadowComparisons})
 `;
 
 async function main(): Promise<number> {
@@ -32,6 +34,8 @@ async function main(): Promise<number> {
         'min-api2': { type: 'string' },
         'error-margin': { type: 'string' },
         'latency-factor': { type: 'string' },
+        'min-agreement': { type: 'string' },
+        'min-shadow': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -53,6 +57,8 @@ async function main(): Promise<number> {
     ...numberOption(values, 'min-api2', 'minApi2Requests', 1),
     ...numberOption(values, 'error-margin', 'errorMargin', 0.01),
     ...numberOption(values, 'latency-factor', 'latencyFactor', 1),
+    ...numberOption(values, 'min-agreement', 'minAgreement', 1, 1),
+    ...numberOption(values, 'min-shadow', 'minShadowComparisons', 1),
   };
   for (const input of positionals) {
     if (input === '-') continue;
@@ -79,11 +85,12 @@ async function main(): Promise<number> {
   return 0;
 }
 
-function numberOption(values: Record<string, unknown>, option: string, key: keyof Thresholds, unit: number): Partial<Thresholds> {
+function numberOption(values: Record<string, unknown>, option: string, key: keyof Thresholds, unit: number, max?: number): Partial<Thresholds> {
   const text = values[option];
   if (typeof text !== 'string') return {};
   const value = Number(text);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`--${option}: must be a number >= 0`);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new Error(`--${option}: must be a number >= 0`);
+  if (max !== undefined && value > max) throw new Error(`--${option}: must be a number from 0 to ${max}`);
   return { [key]: value * unit };
 }
 

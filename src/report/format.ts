@@ -22,3 +22,22 @@ export function clientName(client: { readonly client: string; readonly label: st
 export function modeShares(modes: ReadonlyArray<{ readonly mode: string; readonly share: number }>): string {
   return modes.map((m) => `${m.mode} ${formatPercent(m.share)}`).join(', ');
 }
+
+/** An agreement rate rounded down (98.96% → `98.9%`), so a rate below a threshold never shows as the threshold. */
+export function formatAgreementRate(fraction: number | null): string {
+  if (fraction === null) return '-';
+  return `${(Math.floor(fraction * 1000 + 1e-9) / 10).toFixed(1)}%`;
+}
+
+/** `97.0% of 100` (shadow agreement and comparisons), or `-` when nothing was compared. */
+export function formatAgreement(shadow: { readonly agreement: number | null; readonly compared: number }): string {
+  return shadow.agreement === null ? '-' : `${formatAgreementRate(shadow.agreement)} of ${formatCount(shadow.compared)}`;
+}
+
+/** `Results[].Title (3), ResultCount (1)`: the first `limit` paths with their counts. */
+export function pathCounts(paths: ReadonlyArray<{ readonly path: string; readonly count: number }>, limit: number): string {
+  return paths
+    .slice(0, limit)
+    .map((p) => `${p.path} (${formatCount(p.count)})`)
+    .join(', ');
+}

@@ -1,11 +1,20 @@
 /**
- * One usage-log line → a request record, another JSON line (ignored), or a broken line with its
- * reason. Request records are the lines with `"msg":"request"` (src/observability/log-fields.ts).
+ * One usage-log line → a request record, a shadow comparison, another JSON line (ignored), or a
+ * broken line with its reason. Request records are the lines with `"msg":"request"`
+ * (src/observability/log-fields.ts); shadow comparisons those with `"msg":"shadow"`, written by
+ * `UsageLog.event` (src/observability/node/usage-log.ts) from a `ShadowRecord`
+ * (src/traffic/shadow.ts): the record's own ISO `time` is dropped and pino's epoch-ms `time` kept,
+ * an undefined `requestId` is left out:
+ *
+ *   {"level":30,"time":1767607200000,"kind":"shadow","requestId":"…","operation":"recipes.search",
+ *    "outcome":"differ","diffs":[{"path":"Results[].Title","kind":"changed"}],"noise":[],
+ *    "legacyStatus":200,"api2Status":200,"msg":"shadow"}
  */
-import type { LogRecord } from './types.js';
+import type { LogRecord, ShadowLine } from './types.js';
 
 export type ParsedLine =
   | { readonly kind: 'record'; readonly record: LogRecord }
+  | { readonly kind: 'shadow'; readonly shadow: ShadowLine }
   | { readonly kind: 'other' }
   | { readonly kind: 'broken'; readonly reason: string };
 
@@ -23,7 +32,9 @@ export function parseLine(line: string): ParsedLine {
 }
 
 function fromFields(raw: Record<string, unknown>): ParsedLine {
-  if (raw['msg'] !== 'request') return OTHER;
+  const msg = raw['msg'];
+  if (msg === 'shadow') return shadowFromFields(raw);
+  if (msg !== 'request') return OTHER;
 
   const time = timeOf(raw['time']);
   if (time === undefined) return invalid('time');
@@ -51,12 +62,53 @@ function fromFields(raw: Record<string, unknown>): ParsedLine {
       status,
       latencyMs: typeof latency === 'number' && latency >= 0 ? latency : undefined,
       cache: str(raw['cache']),
+      routeMode: str(raw['routeMode']),
+      fallback: raw['fallback'] === true,
     },
   };
 }
 
+const OUTCOMES: ReadonlySet<unknown> = new Set(['equal', 'differ', 'skipped']);
+
+function shadowFromFields(raw: Record<string, unknown>): ParsedLine {
+  if (raw['kind'] !== undefined && raw['kind'] !== 'shadow') return invalidShadow('kind');
+  const time = timeOf(raw['time']);
+  if (time === undefined) return invalidShadow('time');
+  const operation = raw['operation'];
+  if (typeof operation !== 'string' || operation === '') return invalidShadow('operation');
+  const outcome = raw['outcome'];
+  if (!OUTCOMES.has(outcome)) return invalidShadow('outcome');
+  const reason = raw['reason'];
+  if (reason !== undefined && typeof reason !== 'string') return invalidShadow('reason');
+  const diffs = pathsOf(raw['diffs'], (d) => (typeof d === 'object' && d !== null ? (d as Record<string, unknown>)['path'] : undefined));
+  if (diffs === undefined) return invalidShadow('diffs');
+  const noise = pathsOf(raw['noise'], (n) => n);
+  if (noise === undefined) return invalidShadow('noise');
+  return {
+    kind: 'shadow',
+    shadow: { time, operation, outcome: outcome as ShadowLine['outcome'], reason, diffs, noise },
+  };
+}
+
+/** An absent list is empty; a list whose every entry gives a non-empty string path, those paths; else undefined. */
+function pathsOf(value: unknown, path: (entry: unknown) => unknown): string[] | undefined {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return undefined;
+  const paths: string[] = [];
+  for (const entry of value) {
+    const p = path(entry);
+    if (typeof p !== 'string' || p === '') return undefined;
+    paths.push(p);
+  }
+  return paths;
+}
+
 function invalid(field: string): ParsedLine {
   return { kind: 'broken', reason: `request record without a valid "${field}"` };
+}
+
+function invalidShadow(field: string): ParsedLine {
+  return { kind: 'broken', reason: `shadow record without a valid "${field}"` };
 }
 
 function str(value: unknown): string | undefined {

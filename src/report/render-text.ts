@@ -1,7 +1,7 @@
 /**
  * The report as terminal text (the default output).
  */
-import { clientName, formatCount, formatMs, formatPercent, modeShares } from './format.js';
+import { clientName, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares, pathCounts } from './format.js';
 import type { Report } from './types.js';
 
 const MAX_CLIENTS = 25;
@@ -19,13 +19,14 @@ export function renderText(report: Report): string {
   out.push(`Modes: ${Object.entries(summary.modes).map(([mode, n]) => `${mode} ${formatCount(n)} (${formatPercent(total ? n / total : 0)})`).join(', ') || '-'}`);
   out.push(
     `Clients: ${formatCount(summary.clients)}; requests without api_key: ${formatCount(summary.anonymousRequests)}; ` +
-      `refused before routing: ${formatCount(summary.unrouted)}; broken lines: ${formatCount(summary.brokenLines)}; other lines ignored: ${formatCount(summary.otherLines)}`,
+      `refused before routing: ${formatCount(summary.unrouted)}; shadow comparisons: ${formatCount(summary.shadowLines)}; ` +
+      `broken lines: ${formatCount(summary.brokenLines)}; other lines ignored: ${formatCount(summary.otherLines)}`,
   );
 
   out.push('', 'OPERATIONS');
   out.push(
     table(
-      ['operation', 'requests', 'clients', 'modes', 'errors', 'p50 ms', 'p95 ms', 'malformed', 'plain http', 'cache hit'],
+      ['operation', 'requests', 'clients', 'modes', 'errors', 'p50 ms', 'p95 ms', 'malformed', 'plain http', 'cache hit', 'fallbacks', 'shadow agreement'],
       report.operations.map((op) => [
         op.operation,
         formatCount(op.requests),
@@ -37,8 +38,10 @@ export function renderText(report: Report): string {
         op.malformed.requests ? `${formatCount(op.malformed.requests)} (${formatPercent(op.malformed.share)})` : '-',
         op.plainHttp.requests ? `${formatCount(op.plainHttp.requests)} (${formatPercent(op.plainHttp.share)})` : '-',
         formatPercent(op.cache.hitRate),
+        op.fallbacks.requests ? formatCount(op.fallbacks.requests) : '-',
+        formatAgreement(op.shadow),
       ]),
-      new Set([1, 2, 4, 5, 6, 7, 8, 9]),
+      new Set([1, 2, 4, 5, 6, 7, 8, 9, 10, 11]),
     ),
   );
   if (report.unseenOperations.length > 0) out.push(`No traffic: ${report.unseenOperations.join(', ')}`);
@@ -50,6 +53,27 @@ export function renderText(report: Report): string {
       report.operations.map((op) => [op.operation, op.readiness.verdict === 'ready' ? 'READY' : 'NOT READY', op.readiness.reasons.join('; ')]),
     ),
   );
+
+  const shadowed = report.operations.filter((op) => op.shadow.compared + op.shadow.skipped > 0);
+  if (shadowed.length > 0) {
+    out.push('', 'SHADOW COMPARISONS (legacy answered; api2 compared in the background, field by field)');
+    out.push(
+      table(
+        ['operation', 'compared', 'equal', 'differ', 'skipped', 'agreement', 'top differing fields', 'noise (legacy varies)'],
+        shadowed.map((op) => [
+          op.operation,
+          formatCount(op.shadow.compared),
+          formatCount(op.shadow.equal),
+          formatCount(op.shadow.differing),
+          formatCount(op.shadow.skipped),
+          formatAgreementRate(op.shadow.agreement),
+          pathCounts(op.shadow.topFields, 5) || '-',
+          pathCounts(op.shadow.noiseFields, 5) || '-',
+        ]),
+        new Set([1, 2, 3, 4, 5]),
+      ),
+    );
+  }
 
   out.push('', 'CLIENTS (by remaining legacy use: requests served by the legacy backend)');
   for (const client of report.clients.slice(0, MAX_CLIENTS)) {

@@ -3,8 +3,8 @@
  * mode per operation, requests over time by mode, top clients by remaining legacy use. Every
  * drawn mark carries its numbers in `data-*` attributes and a `<title>` tooltip.
  */
-import { clientName, formatCount, formatPercent } from './format.js';
-import type { Report } from './types.js';
+import { clientName, formatAgreement, formatCount, formatPercent } from './format.js';
+import type { Report, ShadowReport, Thresholds } from './types.js';
 
 const KNOWN_COLOURS: Readonly<Record<string, string>> = {
   legacy: '#a0522d',
@@ -123,6 +123,26 @@ export function topClientsChart(report: Report, limit = 15): string {
   });
   const body = rows.length > 0 ? rows.join('') : `<text x="0" y="16">No client uses the legacy backend any more.</text>`;
   return svg('chart-top-clients', 'Top clients by remaining legacy use', Math.max(28, 8 + clients.length * row), body);
+}
+
+/**
+ * The shadow agreement of one operation as a small inline bar (0 to 100 %), the threshold marked:
+ * green at or above it, red below, grey with too few comparisons to judge.
+ */
+export function agreementBar(operation: string, shadow: ShadowReport, thresholds: Thresholds): string {
+  const width = 64;
+  const height = 10;
+  const agreement = shadow.agreement ?? 0;
+  const colour =
+    shadow.compared === 0 || shadow.compared < thresholds.minShadowComparisons ? '#9e9e9e' : agreement >= thresholds.minAgreement ? '#2e7d32' : '#c62828';
+  const tick = Math.min(1, Math.max(0, thresholds.minAgreement)) * width;
+  const label = `${operation}: shadow agreement ${formatAgreement(shadow)} comparisons (needed ${formatPercent(thresholds.minAgreement)})`;
+  return (
+    `<svg class="agreement-bar" role="img" aria-label="${escapeHtml(label)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    `<title>${escapeHtml(label)}</title><rect width="${width}" height="${height}" fill="#eee"/>` +
+    `<rect class="agreement-fill" data-operation="${escapeHtml(operation)}" data-agreement="${agreement}" width="${(agreement * width).toFixed(2)}" height="${height}" fill="${colour}"/>` +
+    `<line x1="${tick.toFixed(2)}" y1="0" x2="${tick.toFixed(2)}" y2="${height}" stroke="#222" stroke-width="1"/></svg>`
+  );
 }
 
 function svg(id: string, title: string, height: number, body: string): string {

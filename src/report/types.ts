@@ -19,6 +19,23 @@ export interface LogRecord {
   readonly status: number;
   readonly latencyMs: number | undefined;
   readonly cache: string | undefined;
+  /** The route's configured mode (`legacy`, `api2`, `canary`, `shadow`); `mode` is the side that answered. */
+  readonly routeMode: string | undefined;
+  /** api2 failed and legacy answered (`mode` is then `legacy`). */
+  readonly fallback: boolean;
+}
+
+/** One shadow comparison read back from the usage log (`"msg":"shadow"`, src/traffic/shadow.ts `ShadowRecord`). */
+export interface ShadowLine {
+  /** Epoch ms. */
+  readonly time: number;
+  readonly operation: string;
+  readonly outcome: 'equal' | 'differ' | 'skipped';
+  readonly reason: string | undefined;
+  /** Field paths blamed on the mapping. */
+  readonly diffs: readonly string[];
+  /** Field paths legacy itself varied on. */
+  readonly noise: readonly string[];
 }
 
 export interface Thresholds {
@@ -30,6 +47,10 @@ export interface Thresholds {
   readonly maxErrorRateWithoutBaseline: number;
   /** api2 p95 latency may be at most this many times the legacy p95. */
   readonly latencyFactor: number;
+  /** Shadow agreement (equal / compared) needed, a fraction. */
+  readonly minAgreement: number;
+  /** Shadow comparisons needed before the agreement is judged. */
+  readonly minShadowComparisons: number;
 }
 
 export const DEFAULT_THRESHOLDS: Thresholds = {
@@ -37,6 +58,8 @@ export const DEFAULT_THRESHOLDS: Thresholds = {
   errorMargin: 0,
   maxErrorRateWithoutBaseline: 0.01,
   latencyFactor: 2,
+  minAgreement: 0.99,
+  minShadowComparisons: 50,
 };
 
 export interface ModeReport {
@@ -53,6 +76,28 @@ export interface ModeReport {
 export interface Readiness {
   readonly verdict: 'ready' | 'not-ready';
   readonly reasons: readonly string[];
+}
+
+export interface PathCount {
+  readonly path: string;
+  readonly count: number;
+}
+
+/** Shadow comparisons of one operation (legacy answered; api2 compared in the background). */
+export interface ShadowReport {
+  /** equal + differing. */
+  readonly compared: number;
+  readonly equal: number;
+  readonly differing: number;
+  readonly skipped: number;
+  /** equal / compared; null with no comparison. */
+  readonly agreement: number | null;
+  /** Field paths blamed on the mapping: in how many comparisons, most first (at most 10). */
+  readonly topFields: readonly PathCount[];
+  /** Field paths legacy itself varied on (noise, not blamed): in how many comparisons, most first (at most 10). */
+  readonly noiseFields: readonly PathCount[];
+  /** Why comparisons were skipped, most first (at most 10). */
+  readonly skipReasons: ReadonlyArray<{ readonly reason: string; readonly count: number }>;
 }
 
 export interface CountShare {
@@ -89,6 +134,11 @@ export interface OperationReport {
     /** (hit + stale) / (hit + stale + miss); null when nothing went through a cache. */
     readonly hitRate: number | null;
   };
+  /** Requests per configured route mode, for records that name it. */
+  readonly routeModes: Readonly<Record<string, number>>;
+  /** Requests where api2 failed and legacy answered. */
+  readonly fallbacks: CountShare;
+  readonly shadow: ShadowReport;
   readonly readiness: Readiness;
 }
 
@@ -154,8 +204,10 @@ export interface Report {
   readonly summary: {
     readonly records: number;
     readonly brokenLines: number;
-    /** JSON lines that are not request records (startup notes and the like). */
+    /** JSON lines that are neither request records nor shadow comparisons (startup notes and the like). */
     readonly otherLines: number;
+    /** Shadow comparison lines (compared and skipped). */
+    readonly shadowLines: number;
     readonly firstTime: string | null;
     readonly lastTime: string | null;
     readonly clients: number;
@@ -167,7 +219,7 @@ export interface Report {
   };
   /** By requests, most first. */
   readonly operations: readonly OperationReport[];
-  /** Catalogued operations with no request in the log. */
+  /** Catalogued operations with no request in the log (an operation seen only in shadow lines is listed too). */
   readonly unseenOperations: readonly string[];
   readonly uncatalogued: readonly UncataloguedReport[];
   /** By remaining legacy use, most first. */

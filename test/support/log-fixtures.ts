@@ -1,7 +1,9 @@
 /**
  * Generated usage logs with known answers, for the report tests: lines shaped exactly as the
- * gateway's pino logger writes them (src/observability/log-fields.ts), a scenario whose every
- * figure is worked out by hand below, and helpers to write them to (gzipped) files.
+ * gateway's pino logger writes them (request records: src/observability/log-fields.ts; shadow
+ * comparisons: `UsageLog.event('shadow', record)` in src/observability/node/usage-log.ts), two
+ * scenarios whose every figure is worked out by hand below, and helpers to write them to
+ * (gzipped) files.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,21 @@ export interface FixtureRecord {
   readonly cache?: string;
   readonly pathTemplate?: string;
   readonly error?: string;
+  /** The route's configured mode; `mode` is the side that answered. */
+  readonly routeMode?: 'legacy' | 'api2' | 'canary' | 'shadow';
+  readonly fallback?: true;
+}
+
+/** A shadow comparison (src/traffic/shadow.ts `ShadowRecord`). */
+export interface FixtureShadow {
+  readonly time: number;
+  readonly operation: string;
+  readonly outcome: 'equal' | 'differ' | 'skipped';
+  readonly reason?: string;
+  readonly diffs?: ReadonlyArray<{ path: string; kind: 'changed' | 'missing' | 'extra' | 'type' }>;
+  readonly noise?: readonly string[];
+  readonly legacyStatus?: number;
+  readonly api2Status?: number;
 }
 
 let sequence = 0;
@@ -38,6 +55,8 @@ export function logLine(r: FixtureRecord): string {
     method: r.method ?? 'GET',
     operation: r.operation,
     mode: r.mode,
+    ...(r.routeMode !== undefined ? { routeMode: r.routeMode } : {}),
+    ...(r.fallback ? { fallback: true } : {}),
     insecure: r.insecure ?? false,
     status,
   };
@@ -51,6 +70,28 @@ export function logLine(r: FixtureRecord): string {
   if (r.cache !== undefined) fields['cache'] = r.cache;
   if (r.error !== undefined) fields['error'] = r.error;
   fields['msg'] = 'request';
+  return JSON.stringify(fields);
+}
+
+/**
+ * One shadow comparison as the usage log writes it: pino's `level` and epoch-ms `time` first, the
+ * record's own ISO `time` dropped, then the record's fields in order, then `msg`. Taken from real
+ * output of `createUsageLog(…).event('shadow', record)`:
+ *
+ *   {"level":30,"time":1795244762553,"kind":"shadow","requestId":"r-1","operation":"recipes.search",
+ *    "outcome":"differ","diffs":[{"path":"Results[].Title","kind":"changed"}],"noise":["ResultCount"],
+ *    "legacyStatus":200,"api2Status":200,"msg":"shadow"}
+ *   {"level":30,"time":1795244762557,"kind":"shadow","operation":"grocery.list","outcome":"skipped",
+ *    "reason":"concurrency-cap","msg":"shadow"}
+ */
+export function shadowLine(s: FixtureShadow): string {
+  const fields: Record<string, unknown> = { level: 30, time: s.time, kind: 'shadow', requestId: `req-${++sequence}`, operation: s.operation, outcome: s.outcome };
+  if (s.reason !== undefined) fields['reason'] = s.reason;
+  if (s.outcome !== 'skipped' || s.diffs !== undefined) fields['diffs'] = s.diffs ?? [];
+  if (s.outcome !== 'skipped' || s.noise !== undefined) fields['noise'] = s.noise ?? [];
+  if (s.legacyStatus !== undefined || s.outcome !== 'skipped') fields['legacyStatus'] = s.legacyStatus ?? 200;
+  if (s.api2Status !== undefined || s.outcome !== 'skipped') fields['api2Status'] = s.api2Status ?? s.legacyStatus ?? 200;
+  fields['msg'] = 'shadow';
   return JSON.stringify(fields);
 }
 
@@ -130,6 +171,60 @@ export function scenarioLines(): string[] {
   for (let k = 0; k < 5; k++) push({ operation: 'reviews.get', mode: 'legacy', form: 'canonical', status: 403, latencyMs: 2 });
   for (let k = 0; k < 3; k++) push({ operation: 'unrouted', mode: 'gateway', status: 400, error: 'bad-target', latencyMs: 0.1 });
   return records.map(logLine);
+}
+
+/**
+ * The traffic-control scenario (418 request records and 174 shadow lines, from 10:20 UTC, one
+ * second apart; each shadow line follows the request it compares):
+ *
+ * recipes.search, route in shadow mode: 104 requests (legacy answered, A). 100 compared: 97
+ *   equal, 3 differ on Results[].Title (changed), one of those also on Results[].Poster.UserName
+ *   (missing); legacy varied on Results[].StarRating in 5 comparisons, on ResultCount in 2 of
+ *   those (noise); 4 skipped (3 concurrency-cap, 1 api2 answer invalid-json).
+ *   → agreement 0.97 < 0.99 over 100 ≥ 50 comparisons: not ready, naming Results[].Title (3).
+ * grocery.list, shadow: 10 requests, 10 compared, all equal → agreement 1, but too few
+ *   comparisons (10 < 50) and no api2 traffic: not ready.
+ * trysoons.list, shadow: 60 requests, 60 compared, all equal → ready (60 ≥ 50 comparisons stand
+ *   in for api2 traffic).
+ * reviews.list, route in api2 mode with fallback: 120 answered by api2 (10 ms), 4 by legacy after
+ *   api2 failed (fallback, 30 ms) → api2 errors 0, p95 fine: not ready, 4 fallbacks to legacy.
+ * favorites.list, route in canary mode: 80 answered by api2, 40 by legacy (mode = the side) →
+ *   only 80 requests in api2 mode: not ready.
+ */
+export function shadowScenarioLines(): string[] {
+  const lines: string[] = [];
+  let i = 0;
+  const time = (): number => T0 + 20 * 60_000 + (i++) * 1000;
+  const request = (r: Omit<FixtureRecord, 'time'>): void => void lines.push(logLine({ time: time(), form: 'canonical', client: CLIENT_A, clientLabel: 'ios-app', ...r }));
+  const shadow = (s: Omit<FixtureShadow, 'time'>): void => void lines.push(shadowLine({ time: time(), ...s }));
+
+  for (let k = 0; k < 104; k++) {
+    request({ operation: 'recipes.search', mode: 'legacy', routeMode: 'shadow', latencyMs: 20 });
+    if (k < 97) {
+      shadow({ operation: 'recipes.search', outcome: 'equal', noise: k < 2 ? ['Results[].StarRating', 'ResultCount'] : k < 5 ? ['Results[].StarRating'] : [] });
+    } else if (k < 100) {
+      const diffs = [{ path: 'Results[].Title', kind: 'changed' as const }, ...(k === 99 ? [{ path: 'Results[].Poster.UserName', kind: 'missing' as const }] : [])];
+      shadow({ operation: 'recipes.search', outcome: 'differ', diffs });
+    } else if (k < 103) {
+      shadow({ operation: 'recipes.search', outcome: 'skipped', reason: 'concurrency-cap' });
+    } else {
+      shadow({ operation: 'recipes.search', outcome: 'skipped', reason: 'api2 answer invalid-json', legacyStatus: 200, api2Status: 200 });
+    }
+  }
+  for (let k = 0; k < 10; k++) {
+    request({ operation: 'grocery.list', mode: 'legacy', routeMode: 'shadow', latencyMs: 5 });
+    shadow({ operation: 'grocery.list', outcome: 'equal' });
+  }
+  for (let k = 0; k < 60; k++) {
+    request({ operation: 'trysoons.list', mode: 'legacy', routeMode: 'shadow', latencyMs: 8 });
+    shadow({ operation: 'trysoons.list', outcome: 'equal' });
+  }
+  for (let k = 0; k < 124; k++) {
+    if (k % 31 === 30) request({ operation: 'reviews.list', mode: 'legacy', routeMode: 'api2', fallback: true, latencyMs: 30, error: 'fallback: api2-unavailable' });
+    else request({ operation: 'reviews.list', mode: 'api2', routeMode: 'api2', latencyMs: 10 });
+  }
+  for (let k = 0; k < 120; k++) request({ operation: 'favorites.list', mode: k % 3 === 2 ? 'legacy' : 'api2', routeMode: 'canary', latencyMs: 4 });
+  return lines;
 }
 
 export async function tempDir(): Promise<string> {
