@@ -63,6 +63,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
   app.use(
     '*',
     requestContext({
+      runtime: deps.runtime,
       maxUrlLength: config.limits.maxUrlLength,
       sink: deps.onRecord,
       details: logDetails ? { identifier: deps.identifier ?? identifierFromConfig(config.observability) } : undefined,

@@ -22,6 +22,21 @@ function etagMatches(ifNoneMatch: string, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || weak(tag) === weak(etag));
 }
 
+/** Served header sets, built once per stored answer and outcome (the hot path of a HIT). */
+const servedHeaders = new WeakMap<StoredAnswer, Partial<Record<CacheOutcome, Record<string, string>>>>();
+
+function headersFor(stored: StoredAnswer, outcome: CacheOutcome): Record<string, string> {
+  let byOutcome = servedHeaders.get(stored);
+  if (!byOutcome) servedHeaders.set(stored, (byOutcome = {}));
+  let headers = byOutcome[outcome];
+  if (!headers) {
+    headers = { ...stored.headers, 'x-cache': outcome };
+    if (stored.body.byteLength > 0) headers['content-length'] = String(stored.body.byteLength);
+    byOutcome[outcome] = headers;
+  }
+  return headers;
+}
+
 export function fromStored(stored: StoredAnswer, outcome: CacheOutcome, ifNoneMatch: string | undefined): Response {
   const etag = stored.headers['etag'];
   if (stored.status === 200 && etag && ifNoneMatch && etagMatches(ifNoneMatch, etag)) {
@@ -33,7 +48,8 @@ export function fromStored(stored: StoredAnswer, outcome: CacheOutcome, ifNoneMa
   const noBody = stored.status === 204 || stored.status === 304 || stored.body.byteLength === 0;
   const body = noBody ? null : (stored.body as Uint8Array<ArrayBuffer>);
   if (stored.setCookie.length === 0) {
-    return new Response(body, { status: stored.status, headers: { ...stored.headers, 'x-cache': outcome } });
+    // The adapter only reads this object (node-server writes it as it is), so one per answer is shared.
+    return new Response(body, { status: stored.status, headers: noBody ? { ...stored.headers, 'x-cache': outcome } : headersFor(stored, outcome) });
   }
   const headers = new Headers(stored.headers);
   for (const cookie of stored.setCookie) headers.append('set-cookie', cookie);

@@ -31,14 +31,14 @@ export function hostGuard(legacyHosts: readonly string[], acceptedHosts: readonl
   if (!acceptedHosts) return async (_c, next) => next();
   const accepted = hostMatcher([...legacyHosts, ...acceptedHosts]);
   return async (c, next) => {
-    const host = c.var.headers['host'];
+    const host = c.get('headers')['host'];
     if (host && accepted(host)) return next();
-    c.var.record.error = 'misdirected';
+    c.get('record').error = 'misdirected';
     return gatewayError(
       421,
       'misdirected',
       'Misdirected request: this gateway does not serve that host.',
-      wantsJson(c.var.headers['accept'], c.var.headers['content-type']),
+      wantsJson(c.get('headers')['accept'], c.get('headers')['content-type']),
     );
   };
 }

@@ -12,7 +12,7 @@ import { RouteTable, uncataloguedTemplate } from '../catalogue/route-table.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { normaliseTarget, originFormOf } from '../http/target.js';
 import { wantsJson } from '../legacy/render.js';
-import type { GatewayEnv } from '../gateway/env.js';
+import type { GatewayEnv, RuntimeBindings } from '../gateway/env.js';
 import type { RecordSink, RequestRecord } from '../gateway/request-record.js';
 import type { Identifier } from '../observability/identity.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.js';
@@ -30,6 +30,8 @@ export interface RequestContextOptions {
   readonly details?: { readonly identifier: Identifier } | undefined;
   /** When the record goes to the sink (default: as soon as the answer is ready). */
   readonly emit?: RecordEmitter | undefined;
+  /** The runtime's fast ways to read request headers and set an answer header, when it has them. */
+  readonly runtime?: Pick<RuntimeBindings, 'requestHeaders' | 'setResponseHeader' | 'normalisedTarget'> | undefined;
 }
 
 export function requestContext(options: RequestContextOptions): MiddlewareHandler<GatewayEnv> {
@@ -37,9 +39,12 @@ export function requestContext(options: RequestContextOptions): MiddlewareHandle
   const emit = options.emit ?? emitAtOnce;
   const countLater = options.emit !== undefined;
   const routes = new RouteTable();
+  const readHeaders = options.runtime?.requestHeaders;
+  const setHeader = options.runtime?.setResponseHeader;
+  const preNormalised = options.runtime?.normalisedTarget;
   return async (c, next) => {
     const started = performance.now();
-    const headers = c.req.header();
+    const headers = readHeaders ? readHeaders(c) : c.req.header();
     const record: RequestRecord = {
       requestId: requestIdFrom(headers[REQUEST_ID_HEADER]),
       startedAt: Date.now(),
@@ -50,8 +55,9 @@ export function requestContext(options: RequestContextOptions): MiddlewareHandle
     c.set('headers', headers);
     c.set('record', record);
 
-    const originForm = originFormOf(c.req.url);
-    const target = normaliseTarget(originForm, maxUrlLength);
+    const checkedBefore = preNormalised?.(c);
+    const originForm = checkedBefore ? '' : originFormOf(c.req.url);
+    const target = checkedBefore ? ({ ok: true, ...checkedBefore } as const) : normaliseTarget(originForm, maxUrlLength);
     let query = '';
     if (!target.ok) {
       // Only to hash the client of a refused target; never forwarded.
@@ -66,7 +72,7 @@ export function requestContext(options: RequestContextOptions): MiddlewareHandle
     }
     if (!sink) return;
     record.status = c.res.status;
-    if (details) await addDetails(c, record, headers, query, details.identifier, countLater);
+    if (details) await addDetails(c, record, headers, query, details.identifier, countLater, setHeader);
     record.latencyMs = roundMs(performance.now() - started);
     emit(c, record, sink);
   };
@@ -91,6 +97,7 @@ async function addDetails(
   query: string,
   identifier: Identifier,
   countLater: boolean,
+  setHeader: RuntimeBindings['setResponseHeader'],
 ): Promise<void> {
   identifier.identify(record, query, headers['authorization']);
   if (record.bytesIn === undefined) {
@@ -98,13 +105,17 @@ async function addDetails(
     record.bytesIn = length === undefined ? 0 : Number(length) || 0;
   }
   let response = c.res;
-  try {
-    response.headers.set(REQUEST_ID_HEADER, record.requestId);
-  } catch {
-    // Immutable headers (a fetched Response): answer with a copy.
-    response = new Response(response.body, response);
-    response.headers.set(REQUEST_ID_HEADER, record.requestId);
-    c.res = response;
+  if (setHeader) {
+    setHeader(c, REQUEST_ID_HEADER, record.requestId);
+  } else {
+    try {
+      response.headers.set(REQUEST_ID_HEADER, record.requestId);
+    } catch {
+      // Immutable headers (a fetched Response): answer with a copy.
+      response = new Response(response.body, response);
+      response.headers.set(REQUEST_ID_HEADER, record.requestId);
+      c.res = response;
+    }
   }
   if (record.bytesOut === undefined) record.bytesOut = await responseBytes(response, record.method, countLater);
 }

@@ -21,19 +21,19 @@ export function schemePolicy(
   httpsPort: number | undefined,
 ): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
-    const headers = c.var.headers;
+    const headers = c.get('headers');
     const client = viewClient(runtime.peer(c), headers, trusted);
     c.set('client', client);
-    const record = c.var.record;
+    const record = c.get('record');
     record.scheme = client.scheme;
     record.absoluteForm = runtime.absoluteForm(c);
-    if (client.scheme === 'https' || !carriesCredentials(c.var.target.query, headers)) return next();
+    if (client.scheme === 'https' || !carriesCredentials(c.get('target').query, headers)) return next();
 
     record.insecure = true;
     if (policy === 'allow') return next();
     if (policy === 'redirect' && client.host) {
       const port = httpsPort && httpsPort !== 443 ? `:${httpsPort}` : '';
-      const { path, query } = c.var.target;
+      const { path, query } = c.get('target');
       return new Response(null, {
         status: 308,
         headers: { location: `https://${hostnameOf(client.host)}${port}${path}${query ? `?${query}` : ''}`, 'cache-control': 'no-store' },

@@ -21,6 +21,8 @@ import { finishRefusal, startRefusal } from '../observability/refusal-record.js'
 import type { RefusalObserver } from '../observability/refusal-record.js';
 
 export const absoluteFormRequests = new WeakSet<IncomingMessage>();
+/** The target as normalised here, so the core does not normalise it a second time. */
+export const normalisedTargets = new WeakMap<IncomingMessage, { path: string; query: string }>();
 
 const ABSOLUTE_FORM = /^(https?):\/\/([^/?#]*)(.*)$/i;
 
@@ -64,6 +66,7 @@ export function createNodeListener(app: FetchTarget, options: ListenerOptions) {
     if (!checked.ok) {
       return refuse(gatewayError(checked.status, 'bad-target', `The request target is refused: ${checked.reason}.`, json));
     }
+    normalisedTargets.set(req, { path: checked.path, query: checked.query });
     void honoListener(req, res);
   };
 }

@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import type { RuntimeBindings } from '../gateway/env.js';
-import { absoluteFormRequests } from './listener.js';
+import { absoluteFormRequests, normalisedTargets } from './listener.js';
 
 export const nodeRuntime: RuntimeBindings = {
   peer(c: Context) {
@@ -24,5 +24,17 @@ export const nodeRuntime: RuntimeBindings = {
   },
   absoluteForm(c: Context) {
     return absoluteFormRequests.has((c.env as HttpBindings).incoming);
+  },
+  requestHeaders(c: Context) {
+    // Node's parsed headers: lower-case names, repeated values joined (set-cookie aside, which a
+    // request does not carry), duplicates of single-valued headers dropped.
+    return (c.env as HttpBindings).incoming.headers as Record<string, string>;
+  },
+  normalisedTarget(c: Context) {
+    return normalisedTargets.get((c.env as HttpBindings).incoming);
+  },
+  setResponseHeader(c: Context, name: string, value: string) {
+    const outgoing = (c.env as HttpBindings).outgoing;
+    if (!outgoing.headersSent) outgoing.setHeader(name, value);
   },
 };

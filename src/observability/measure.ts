@@ -17,6 +17,8 @@ const NO_BODY = new Set([101, 103, 204, 205, 304]);
  */
 export async function responseBytes(response: Response, method: string, countedLater = false): Promise<number | undefined> {
   if (method === 'HEAD' || NO_BODY.has(response.status)) return 0;
+  // The runtime counts what it writes: reading the headers here would cost a Headers object.
+  if (countedLater) return undefined;
   const length = response.headers.get('content-length');
   if (length !== null) return Number(length) || 0;
   if (countedLater) return undefined;

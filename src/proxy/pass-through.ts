@@ -41,6 +41,8 @@ export function toClientResponse(answer: UpstreamResponse, method: string): Resp
   const headers = clientResponseHeaders(answer.headers);
   const noBody = method === 'HEAD' || NULL_BODY_STATUS.has(answer.status);
   const body = noBody || answer.body.byteLength === 0 ? null : (answer.body as Uint8Array<ArrayBuffer>);
+  // A known length keeps @hono/node-server on its fastest path (it need not count the body).
+  if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.byteLength);
   return new Response(body, { status: answer.status, headers: toHeadersInit(headers) });
 }
 
