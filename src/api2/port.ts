@@ -6,7 +6,7 @@
  */
 import { Api2ShapeError } from '../../mappings/errors.js';
 import type { Api2Port, Api2Request } from '../../mappings/types.js';
-import type { UpstreamClient } from '../upstream/types.js';
+import type { AbortSignalLike, UpstreamClient } from '../upstream/types.js';
 
 export interface Api2Credentials {
   readonly apiKey: string;
@@ -37,7 +37,7 @@ export function openApi2Exchange(
   upstream: UpstreamClient,
   credentials: Api2Credentials,
   timeoutMs: number,
-  signal: AbortSignal | undefined,
+  signal: AbortSignalLike | undefined,
   extraHeaders: Readonly<Record<string, string>> = {},
 ): Api2Exchange {
   const deadline = Date.now() + timeoutMs;

@@ -32,7 +32,7 @@ import { wantsJson } from '../legacy/render.js';
 import { passThrough } from '../proxy/pass-through.js';
 import { canaryChoosesApi2 } from '../traffic/canary.js';
 import type { ShadowAnswer, ShadowComparator } from '../traffic/shadow.js';
-import type { UpstreamClient } from '../upstream/types.js';
+import type { AbortSignalLike, UpstreamClient } from '../upstream/types.js';
 import { answerThroughApi2 } from './api2-route.js';
 import { fromStored, toStored } from './cached-response.js';
 import type { GatewayEnv, RuntimeBindings } from './env.js';
@@ -76,7 +76,7 @@ export function dispatch(parts: DispatchParts): Handler<GatewayEnv> {
     match: RouteMatch | null,
     body: Uint8Array | null,
     json: boolean,
-    signal: AbortSignal | undefined,
+    signal: AbortSignalLike | undefined,
   ): Promise<Attempt> => {
     const { path, query } = c.get('target');
     const client = c.get('client');
@@ -93,7 +93,10 @@ export function dispatch(parts: DispatchParts): Handler<GatewayEnv> {
       },
       { label: match ? match.operation.id : 'uncatalogued', write: !SAFE_METHODS.has(c.req.method), json },
     );
-    return { response, side: 'legacy', upstreamMs: Date.now() - started, error: response.headers.get('x-gateway-error') ?? undefined };
+    // Only gateway-made answers (502/504/503) carry a reason; reading the headers of every answer
+    // would turn its plain header object into a Headers on @hono/node-server.
+    const error = response.status >= 500 ? (response.headers.get('x-gateway-error') ?? undefined) : undefined;
+    return { response, side: 'legacy', upstreamMs: Date.now() - started, error };
   };
 
   const callApi2 = async (
@@ -102,7 +105,7 @@ export function dispatch(parts: DispatchParts): Handler<GatewayEnv> {
     mapping: OperationMapping,
     checked: Checked,
     json: boolean,
-    signal: AbortSignal | undefined,
+    signal: AbortSignalLike | undefined,
     timeoutMs = routeTimeoutMs(config, match.operation.id),
   ): Promise<Attempt> => {
     const api2 = upstreams.api2;
@@ -143,7 +146,7 @@ export function dispatch(parts: DispatchParts): Handler<GatewayEnv> {
     checked: Checked,
     body: Uint8Array | null,
     json: boolean,
-    signal: AbortSignal | undefined,
+    signal: AbortSignalLike | undefined,
   ): Promise<Attempt & { fallback?: true }> => {
     const mapping = mappingFor(match.operation.id);
     if (chooseSide(c, match, checked, mapping) === 'legacy' || !mapping) return callLegacy(c, match, body, json, signal);

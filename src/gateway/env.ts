@@ -2,6 +2,7 @@
  * What the gateway's middleware chain shares per request, and what a runtime must provide.
  */
 import type { Context } from 'hono';
+import type { AbortSignalLike } from '../upstream/types.js';
 import type { ClientView, Peer } from '../http/client-view.js';
 import type { RequestRecord } from './request-record.js';
 
@@ -22,7 +23,7 @@ export interface GatewayEnv {
 export interface RuntimeBindings {
   peer(c: Context): Peer;
   /** A signal that aborts when the client goes away, or undefined when the runtime cannot tell. */
-  clientSignal(c: Context): AbortSignal | undefined;
+  clientSignal(c: Context): AbortSignalLike | undefined;
   /** Whether the client sent an absolute-form target (it uses the gateway as its HTTP proxy). */
   absoluteForm(c: Context): boolean;
   /**

@@ -5,8 +5,33 @@
  */
 import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
+import type { ServerResponse } from 'node:http';
 import type { RuntimeBindings } from '../gateway/env.js';
+import type { AbortSignalLike } from '../upstream/types.js';
 import { absoluteFormRequests, normalisedTargets } from './listener.js';
+
+/** "The client went away": the answer closed before it was finished. No AbortController needed. */
+function responseGone(outgoing: ServerResponse): AbortSignalLike {
+  const listeners = new Map<() => void, () => void>();
+  return {
+    get aborted() {
+      return outgoing.destroyed && !outgoing.writableFinished;
+    },
+    addEventListener(_type, listener) {
+      const onClose = (): void => {
+        if (!outgoing.writableFinished) listener();
+      };
+      listeners.set(listener, onClose);
+      outgoing.once('close', onClose);
+    },
+    removeEventListener(_type, listener) {
+      const onClose = listeners.get(listener);
+      if (!onClose) return;
+      listeners.delete(listener);
+      outgoing.off('close', onClose);
+    },
+  };
+}
 
 export const nodeRuntime: RuntimeBindings = {
   peer(c: Context) {
@@ -14,13 +39,7 @@ export const nodeRuntime: RuntimeBindings = {
     return { address: socket.remoteAddress ?? '', tls: (socket as { encrypted?: boolean }).encrypted === true };
   },
   clientSignal(c: Context) {
-    const outgoing = (c.env as HttpBindings).outgoing;
-    const controller = new AbortController();
-    if (outgoing.destroyed) controller.abort();
-    else outgoing.once('close', () => {
-      if (!outgoing.writableFinished) controller.abort();
-    });
-    return controller.signal;
+    return responseGone((c.env as HttpBindings).outgoing);
   },
   absoluteForm(c: Context) {
     return absoluteFormRequests.has((c.env as HttpBindings).incoming);

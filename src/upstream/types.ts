@@ -3,6 +3,16 @@
  * `UpstreamClient` (undici on Node, fetch on edge runtimes) and speaks only these types.
  */
 
+/**
+ * What an upstream client needs of a "client went away" signal: an AbortSignal satisfies it, and a
+ * runtime may hand a cheaper object (creating an AbortController per request is not free on Node).
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 export interface UpstreamRequest {
   readonly method: string;
   /** Origin-form path and query, already normalised; appended to the upstream's base path. */
@@ -13,7 +23,7 @@ export interface UpstreamRequest {
   /** Whole-exchange deadline: connect, headers and body. */
   readonly timeoutMs: number;
   /** Aborted when the client went away. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignalLike;
 }
 
 export interface UpstreamResponse {

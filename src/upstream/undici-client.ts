@@ -8,6 +8,7 @@
  *   socket the backend is closing (proxy-lessons, upstream errors).
  * - Nothing is retried here; a caller that wants a retry must own that decision.
  */
+import { EventEmitter } from 'node:events';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 import { UpstreamError } from './types.js';
@@ -41,15 +42,25 @@ export function createUndiciUpstream(options: UndiciUpstreamOptions): UpstreamCl
   });
 
   async function request(req: UpstreamRequest): Promise<UpstreamResponse> {
-    const controller = new AbortController();
+    // undici takes an EventEmitter as its abort signal: cheaper than an AbortController per request.
+    const abort = new EventEmitter();
+    let aborted = false;
     let timedOut = false;
+    const stop = (): void => {
+      if (aborted) return;
+      aborted = true;
+      abort.emit('abort');
+    };
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      stop();
     }, req.timeoutMs);
-    const onClientAbort = (): void => controller.abort();
+    const onClientAbort = stop;
+    if (req.signal?.aborted) {
+      clearTimeout(timer);
+      throw new UpstreamError('aborted', options.name, false, 'the client went away');
+    }
     req.signal?.addEventListener('abort', onClientAbort, { once: true });
-    if (req.signal?.aborted) controller.abort();
 
     let data: Dispatcher.ResponseData | undefined;
     try {
@@ -58,11 +69,13 @@ export function createUndiciUpstream(options: UndiciUpstreamOptions): UpstreamCl
         path: basePath + req.target,
         headers: req.headers,
         body: req.body && req.body.byteLength > 0 ? req.body : null,
-        signal: controller.signal,
+        signal: abort,
         headersTimeout: req.timeoutMs,
         bodyTimeout: req.timeoutMs,
       });
-      const body = await readBody(data.body, options.maxResponseBytes, options.name);
+      const length = data.headers['content-length'];
+      const declared = typeof length === 'string' && /^[0-9]+$/.test(length) ? Number(length) : undefined;
+      const body = await readBody(data.body, declared, options.maxResponseBytes, options.name);
       return { status: data.statusCode, headers: data.headers as Record<string, string | string[]>, body };
     } catch (error) {
       data?.body.destroy();
@@ -89,7 +102,16 @@ export function createUndiciUpstream(options: UndiciUpstreamOptions): UpstreamCl
   };
 }
 
-async function readBody(body: Dispatcher.ResponseData['body'], max: number, upstream: string): Promise<Uint8Array> {
+async function readBody(body: Dispatcher.ResponseData['body'], declaredLength: number | undefined, max: number, upstream: string): Promise<Uint8Array> {
+  const tooLarge = () => new UpstreamError('too-large', upstream, true, `upstream '${upstream}' answered more than ${max} bytes`);
+  if (declaredLength !== undefined) {
+    // A declared length within the limit: one read of the whole body (undici checks the length).
+    if (declaredLength > max) {
+      body.destroy();
+      throw tooLarge();
+    }
+    return new Uint8Array(await body.arrayBuffer());
+  }
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of body) {
@@ -97,7 +119,7 @@ async function readBody(body: Dispatcher.ResponseData['body'], max: number, upst
     total += buffer.byteLength;
     if (total > max) {
       body.destroy();
-      throw new UpstreamError('too-large', upstream, true, `upstream '${upstream}' answered more than ${max} bytes`);
+      throw tooLarge();
     }
     chunks.push(buffer);
   }
