@@ -1,5 +1,5 @@
 /**
- * The parent side of the child processes: fork a bench/*.ts entry under tsx, wait for it to say
+ * The parent side of the child processes: fork a bench entry (compiled JS, or TS under tsx), wait for it to say
  * where it listens, ask for its RSS, and kill it (politely, then SIGKILL).
  */
 import { fork } from 'node:child_process';
@@ -14,6 +14,8 @@ export interface Child {
   readonly pid: number;
   readonly info: Readonly<Record<string, string | number>>;
   rss(): Promise<number>;
+  /** CPU time (user + system) the child has used so far, in microseconds. */
+  cpuMicros(): Promise<number>;
   kill(): Promise<void>;
 }
 
@@ -22,11 +24,14 @@ export interface ForkOptions {
   readonly execArgv?: readonly string[];
 }
 
+/** Compiled (npm run bench builds first): children run as plain JS, so RSS is the gateway's own. */
+const COMPILED = import.meta.url.endsWith('.js');
+
 /** Forks `bench/<entry>` with `spec` as its argument; resolves once it reports ready. */
 export async function forkChild(name: string, entry: string, spec: unknown, options: ForkOptions = {}): Promise<Child> {
-  const file = fileURLToPath(new URL(entry, import.meta.url));
+  const file = fileURLToPath(new URL(COMPILED ? entry.replace(/\.ts$/, '.js') : entry, import.meta.url));
   const child = fork(file, [JSON.stringify(spec)], {
-    execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
+    execArgv: [...(COMPILED ? [] : ['--import', 'tsx']), ...(options.execArgv ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const pid = child.pid ?? -1;
@@ -64,28 +69,30 @@ function waitReady(name: string, child: ChildProcess): Promise<Readonly<Record<s
 
 function wrap(name: string, pid: number, child: ChildProcess, info: Readonly<Record<string, string | number>>): Child {
   let nextId = 1;
+  const usage = (): Promise<{ rss: number; cpuMicros: number }> => {
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => finish(new Error(`${name}: no usage answer`)), 5000);
+      const onMessage = (message: ChildMessage) => {
+        if (message.type === 'rss' && message.id === id) finish(undefined, { rss: message.rss, cpuMicros: message.cpuMicros });
+      };
+      function finish(error: Error | undefined, value?: { rss: number; cpuMicros: number }) {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        if (error || value === undefined) reject(error ?? new Error('no usage'));
+        else resolve(value);
+      }
+      child.on('message', onMessage);
+      const request: ParentMessage = { type: 'rss', id };
+      child.send(request);
+    });
+  };
   return {
     name,
     pid,
     info,
-    rss() {
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => finish(new Error(`${name}: no RSS answer`)), 5000);
-        const onMessage = (message: ChildMessage) => {
-          if (message.type === 'rss' && message.id === id) finish(undefined, message.rss);
-        };
-        function finish(error: Error | undefined, rss?: number) {
-          clearTimeout(timer);
-          child.off('message', onMessage);
-          if (error || rss === undefined) reject(error ?? new Error('no rss'));
-          else resolve(rss);
-        }
-        child.on('message', onMessage);
-        const request: ParentMessage = { type: 'rss', id };
-        child.send(request);
-      });
-    },
+    rss: () => usage().then((u) => u.rss),
+    cpuMicros: () => usage().then((u) => u.cpuMicros),
     kill: () => killChild(child),
   };
 }

@@ -2,7 +2,7 @@
  * The messages between the bench runner (parent) and the processes it measures (children), and the
  * child side of the protocol:
  *
- *   parent → child  { type: 'rss', id }      child → parent  { type: 'rss', id, rss }
+ *   parent → child  { type: 'rss', id }      child → parent  { type: 'rss', id, rss, cpuMicros }
  *   parent → child  { type: 'stop' }         child closes its servers and exits
  *   child → parent  { type: 'ready', info }  once listening (info: ports, files)
  *   child → parent  { type: 'failed', message }
@@ -15,7 +15,7 @@ export type ParentMessage = { readonly type: 'rss'; readonly id: number } | { re
 export type ChildMessage =
   | { readonly type: 'ready'; readonly info: Readonly<Record<string, string | number>> }
   | { readonly type: 'failed'; readonly message: string }
-  | { readonly type: 'rss'; readonly id: number; readonly rss: number };
+  | { readonly type: 'rss'; readonly id: number; readonly rss: number; readonly cpuMicros: number };
 
 export interface StartedChild {
   readonly info: Readonly<Record<string, string | number>>;
@@ -42,7 +42,10 @@ export function runChild<Spec>(start: (spec: Spec) => Promise<StartedChild>): vo
   };
   process.on('disconnect', () => void stop(0));
   process.on('message', (message: ParentMessage) => {
-    if (message.type === 'rss') send({ type: 'rss', id: message.id, rss: process.memoryUsage().rss });
+    if (message.type === 'rss') {
+      const cpu = process.cpuUsage();
+      send({ type: 'rss', id: message.id, rss: process.memoryUsage().rss, cpuMicros: cpu.user + cpu.system });
+    }
     else if (message.type === 'stop') void stop(0);
   });
   const spec = JSON.parse(process.argv[2] ?? '{}') as Spec;

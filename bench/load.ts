@@ -23,6 +23,8 @@ export interface Measurement {
   readonly timeouts: number;
   readonly requests: number;
   readonly durationS: number;
+  /** CPU (user + system) the process under test spent per request, in µs; filled by the runner. */
+  cpuUsPerRequest?: number;
 }
 
 export function percentile(sorted: Float64Array | readonly number[], p: number): number {

@@ -59,6 +59,7 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
 
     log('starting gateways and bare Hono…');
     const origins = new Map<TargetId, string>([['upstream', upstreamInfo.legacyOrigin]]);
+    const processes = new Map<TargetId, Child>([['upstream', upstreams]]);
     const gateways = new Map<TargetId, Child>();
     const starts = [
       ...GATEWAY_TARGETS.map(async (target) => {
@@ -66,11 +67,13 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
         const child = await forkChild(target, './gateway-child.ts', { config: gatewayConfig(target, upstreamInfo) }, { execArgv });
         children.push(child);
         gateways.set(target, child);
+        processes.set(target, child);
         origins.set(target, text(child.info, 'origin'));
       }),
       (async () => {
         const child = await forkChild('hono', './hono-child.ts', {});
         children.push(child);
+        processes.set('hono', child);
         origins.set('hono', text(child.info, 'origin'));
       })(),
     ];
@@ -104,7 +107,12 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
 
     const measure = async (scenario: Scenario, durationS: number): Promise<Measurement> => {
       if (scenario.cacheHit) await ensureHit(scenario);
+      // CPU per request of the process under test: robust where req/s is not (a shared, noisy machine).
+      const target = processes.get(scenario.target);
+      const cpuBefore = target ? await target.cpuMicros() : Number.NaN;
       const result = await runLoad({ url: urlOf(scenario), headers: REQUEST_HEADERS, connections: options.connections, durationS });
+      const cpuAfter = target ? await target.cpuMicros() : Number.NaN;
+      result.cpuUsPerRequest = result.requests > 0 ? (cpuAfter - cpuBefore) / result.requests : Number.NaN;
       if (scenario.cacheHit) {
         const after = await probe(urlOf(scenario), REQUEST_HEADERS);
         if (after.xCache !== 'HIT') log(`warning: ${scenario.id}: X-Cache ${after.xCache ?? 'absent'} after the load`);

@@ -12,7 +12,18 @@ import type { BenchReport } from '../bench/report.js';
 import { SCENARIOS } from '../bench/scenarios.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const RATIO_IDS = ['passthrough/direct', 'api2-mapped/direct', 'cache-hit/hono', 'logging-cost', 'p99-added-ms', 'gateway-rss-mb'];
+const RATIO_IDS = [
+  'passthrough/direct',
+  'api2-mapped/direct',
+  'cache-hit/hono',
+  'logging-cost',
+  'cpu:passthrough/direct',
+  'cpu:api2-mapped/direct',
+  'cpu:cache-hit/hono',
+  'cpu:logging-cost',
+  'p99-added-ms',
+  'gateway-rss-mb',
+];
 
 let dir: string | undefined;
 afterAll(async () => {

@@ -51,8 +51,10 @@ export function createUsageLog(config: ObservabilityConfig['log']): UsageLog {
   let dropped = 0;
   destination.on('drop', () => void dropped++);
   const logger = pino({ level: config.level, base: null }, destination);
+  // The destination's own flush, without a callback: pino's logger.flush() passes one, and
+  // sonic-boom then adds 'drain' and 'error' listeners on every call, which pile up under load.
   const timer = setInterval(() => {
-    if (!isDestroyed(destination)) logger.flush();
+    if (!isDestroyed(destination)) destination.flush();
   }, FLUSH_EVERY_MS);
   timer.unref();
   const info = logger.isLevelEnabled('info');
