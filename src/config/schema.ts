@@ -226,11 +226,36 @@ export const GatewayConfigSchema = z
     observability: ObservabilityConfigSchema.prefault({}),
     limits: z
       .object({
+        /** Larger request bodies get 413 (a chunked body is read no further than this). */
         maxRequestBodyBytes: z.number().int().min(0).max(100 * 1024 * 1024).default(1024 * 1024),
+        /** Larger upstream answers get 502. */
         maxResponseBodyBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024),
+        /** Longer request targets get 414. */
         maxUrlLength: z.number().int().min(64).max(65_536).default(8192),
+        /** The request line and headers together (Node's maxHeaderSize); more get 431. */
+        maxHeaderBytes: z.number().int().min(1024).max(1024 * 1024).default(16 * 1024),
+        /** Time a client has to send the request line and headers (slowloris); past it 408 and the connection is closed. */
+        headersTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
+        /** Time a client has to send the whole request, body included (not the time of the answer); past it 408. */
+        requestTimeoutMs: z.number().int().min(100).max(3_600_000).default(30_000),
+        /** How long a client's idle keep-alive connection is kept open. */
+        clientKeepAliveTimeoutMs: z.number().int().min(100).max(600_000).default(5_000),
+        /** SIGTERM/SIGINT: how long requests in flight may finish, once new connections are refused, before the rest are cut. */
+        shutdownGraceMs: z.number().int().min(0).max(600_000).default(15_000),
       })
       .strict()
+      .superRefine((limits, ctx) => {
+        if (limits.maxUrlLength >= limits.maxHeaderBytes) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['maxUrlLength'],
+            message: `must be smaller than limits.maxHeaderBytes (${limits.maxHeaderBytes}): the request line counts toward the header bytes, so a longer target would get 431, not 414`,
+          });
+        }
+        if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+          ctx.addIssue({ code: 'custom', path: ['headersTimeoutMs'], message: `must not be longer than limits.requestTimeoutMs (${limits.requestTimeoutMs})` });
+        }
+      })
       .prefault({}),
   })
   .strict()

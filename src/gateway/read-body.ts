@@ -1,6 +1,10 @@
 /**
  * Reads a request body once, into bytes, within the configured limit (proxy-lessons: a body can
  * be read once; buffer it and forward the buffer). GET and HEAD bodies are never read.
+ *
+ * A declared Content-Length over the limit is refused before a byte is read. A chunked body (no
+ * declared length) is read no further than the limit: past it the read stops and the request is
+ * refused, so a client cannot make the gateway buffer more than the limit.
  */
 import type { Context } from 'hono';
 
@@ -13,7 +17,35 @@ export async function readRequestBody(c: Context, headers: Record<string, string
   if (declared !== undefined && Number(declared) > limit) return { ok: false, limit };
   if (declared === '0') return { ok: true, body: null };
   if (declared === undefined && headers['transfer-encoding'] === undefined) return { ok: true, body: null };
+  if (declared === undefined) return readBounded(c.req.raw.body, limit);
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   if (bytes.byteLength > limit) return { ok: false, limit };
   return { ok: true, body: bytes.byteLength > 0 ? bytes : null };
+}
+
+async function readBounded(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<BodyRead> {
+  if (!stream) return { ok: true, body: null };
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      // Stop reading; the runtime discards (or cuts) the rest once the 413 is written.
+      reader.cancel().catch(() => undefined);
+      return { ok: false, limit };
+    }
+    chunks.push(value);
+  }
+  if (total === 0) return { ok: true, body: null };
+  if (chunks.length === 1) return { ok: true, body: chunks[0] as Uint8Array };
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { ok: true, body };
 }

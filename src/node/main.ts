@@ -10,7 +10,8 @@
  * PORT overrides the listen port in both modes; ADMIN_PORT the sandbox admin (metrics) port;
  * GATEWAY_HASH_KEY the key of the usage log's client and user hashes (`observability.hashKey`).
  * The usage log (one JSON line per request) goes to stdout unless `observability.log` says
- * otherwise; the lines below for humans then go to stderr. SIGINT/SIGTERM flush the log.
+ * otherwise; the lines below for humans then go to stderr. SIGINT/SIGTERM stop accepting, drain the
+ * requests in flight (up to limits.shutdownGraceMs), flush the log and exit 0.
  * With a config file, SIGHUP or a change of the file reloads it (validated first; see config-watch.ts).
  */
 import { parseArgs } from 'node:util';
@@ -117,12 +118,40 @@ async function main(): Promise<void> {
     closers.push(async () => watcher.close());
   }
 
+  // SIGTERM/SIGINT: stop accepting at once, let the requests in flight finish for up to
+  // limits.shutdownGraceMs, cut the rest, close everything else, exit 0. A second signal cuts at once.
+  const grace = config.limits.shutdownGraceMs;
+  let stopping = false;
   const stop = (signal: string): void => {
-    out.write(`${signal}: closing\n`);
-    void Promise.all(closers.map((close) => close())).then(() => process.exit(0));
+    if (stopping) {
+      out.write(`${signal}: cutting the requests still in flight\n`);
+      void gateway.drain(0);
+      return;
+    }
+    stopping = true;
+    out.write(`${signal}: refusing new connections, draining requests in flight (up to ${grace} ms)\n`);
+    // A safety net only: drain() itself never waits past its deadline and the pools' close grace.
+    const hardStop = setTimeout(() => {
+      out.write(`${signal}: shutdown did not finish in time, exiting\n`);
+      process.exit(1);
+    }, grace + 15_000);
+    hardStop.unref();
+    gateway
+      .drain(grace)
+      .then(async (outcome) => {
+        out.write(`${signal}: ${outcome.drained ? 'every request in flight answered' : `${outcome.cut} request(s) cut at the deadline`} (${outcome.ms} ms); closing\n`);
+        await Promise.all(closers.map((close) => close()));
+      })
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          out.write(`${signal}: shutdown failed: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 function fail(errors: string[]): void {

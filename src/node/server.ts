@@ -3,12 +3,14 @@
  * listeners (plain HTTP, and HTTPS when a certificate is configured).
  */
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import { STATUS_CODES, createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { GatewayConfig } from '../config/schema.js';
+import { renderError, wantsJson } from '../legacy/render.js';
 import type { RecordSink } from '../gateway/request-record.js';
 import type { ShadowRecord } from '../traffic/shadow.js';
 import { createAdminApp } from '../observability/admin-routes.js';
@@ -32,14 +34,38 @@ export interface RunningGateway {
   readonly metricsUrl: string | undefined;
   /** Things the operator should know (for example: metrics not served, no hash key). */
   readonly notes: readonly string[];
-  /** Stops the listeners, then writes out and closes the usage log. */
+  /** `drain(limits.shutdownGraceMs)`, then resolves. */
   close(): Promise<void>;
+  /**
+   * Graceful stop: stops accepting connections at once, closes idle keep-alive connections, lets
+   * the requests in flight finish (their answers say `Connection: close`) for up to `deadlineMs`,
+   * then cuts what is left; then closes the upstream pools and writes out the usage log.
+   * Called again while draining, it can only bring the deadline closer; it resolves with the
+   * same outcome.
+   */
+  drain(deadlineMs: number): Promise<DrainOutcome>;
+  /** Client connections open and requests in flight on the listeners (admin listener excluded). */
+  stats(): ListenerStats;
   /** Puts a validated config in force (hot reload); requests in flight finish on the old one. */
   reload(config: GatewayConfig): Promise<ReloadOutcome>;
   /** The version of the config in force (1 at start, +1 per reload). */
   version(): number;
   /** Writes an operator event (not a request) to the usage log, when it is on. */
   event(name: string, fields: Record<string, unknown>): void;
+}
+
+export interface DrainOutcome {
+  /** Every request in flight was answered before the deadline. */
+  readonly drained: boolean;
+  /** Requests still unanswered at the deadline, whose connections were cut. */
+  readonly cut: number;
+  /** Time from the call to the listeners being closed. */
+  readonly ms: number;
+}
+
+export interface ListenerStats {
+  readonly connections: number;
+  readonly inFlight: number;
 }
 
 export interface StartOptions {
@@ -71,14 +97,16 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   });
 
   const servers: Server[] = [];
-  const plain = createServer(listener);
+  const tracker = new ListenerTracker();
+  const nodeOptions = serverOptions(config);
+  const plain = tracker.watch(createServer(nodeOptions, tracker.wrap(listener)), config);
   servers.push(plain);
   const httpOrigin = await listen(plain, config.listen.host, config.listen.port, 'http');
 
   let httpsOrigin: string | undefined;
   if (config.listen.https) {
     const [cert, key] = await Promise.all([readFile(config.listen.https.certFile), readFile(config.listen.https.keyFile)]);
-    const secure = createHttpsServer({ cert, key }, listener);
+    const secure = tracker.watch(createHttpsServer({ ...nodeOptions, cert, key }, tracker.wrap(listener)), config);
     servers.push(secure);
     httpsOrigin = await listen(secure, config.listen.host, config.listen.https.port, 'https');
   }
@@ -86,12 +114,51 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   let adminOrigin: string | undefined;
   if (observability.adminListener) {
     const { routes, host, port } = observability.adminListener;
-    const admin = createServer(getRequestListener(createAdminApp(routes).fetch));
+    const admin = createServer(nodeOptions, getRequestListener(createAdminApp(routes).fetch));
     servers.push(admin);
     adminOrigin = await listen(admin, host, port, 'http');
   }
   const metricsPath = config.observability.metrics.path;
   const metricsUrl = adminOrigin ? `${adminOrigin}${metricsPath}` : observability.mainAdmin ? `${httpOrigin}${metricsPath} (bearer token)` : undefined;
+
+  let draining: Promise<DrainOutcome> | undefined;
+  let cutAt = Infinity;
+  let reschedule: (() => void) | undefined;
+  function drain(deadlineMs: number): Promise<DrainOutcome> {
+    cutAt = Math.min(cutAt, Date.now() + Math.max(0, deadlineMs));
+    reschedule?.();
+    draining ??= (async () => {
+      const started = Date.now();
+      tracker.beginDrain();
+      const closed = Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      // Connections whose last answer went out before the drain began turn idle later: close them as they do.
+      const sweep = setInterval(() => {
+        for (const server of servers) server.closeIdleConnections();
+      }, 20);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        reschedule = () => {
+          clearTimeout(timer);
+          timer = setTimeout(() => resolve('late'), Math.max(0, cutAt - Date.now()));
+        };
+        reschedule();
+      });
+      const outcome = await Promise.race([closed.then(() => 'drained' as const), late]);
+      clearTimeout(timer);
+      clearInterval(sweep);
+      let cut = 0;
+      if (outcome === 'late') {
+        cut = tracker.stats().inFlight;
+        for (const server of servers) server.closeAllConnections();
+        await closed;
+      }
+      const ms = Date.now() - started;
+      await generations?.close();
+      await observability.close();
+      return { drained: outcome === 'drained', cut, ms };
+    })();
+    return draining;
+  }
 
   return {
     httpOrigin,
@@ -99,19 +166,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     adminOrigin,
     metricsUrl,
     notes: observability.notes,
-    async close() {
-      await Promise.all(
-        servers.map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              server.close(() => resolve());
-              server.closeIdleConnections();
-            }),
-        ),
-      );
-      await generations?.close();
-      await observability.close();
+    close: async () => {
+      await drain(config.limits.shutdownGraceMs);
     },
+    drain,
+    stats: () => tracker.stats(),
     reload: async (next) => {
       if (!generations) throw new Error('gateway not started');
       const outcome = await generations.reload(next);
@@ -121,6 +180,115 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     version: () => generations?.active.version ?? 0,
     event: (name, fields) => observability.usageLog?.event(name, fields),
   };
+}
+
+/** Node's server options from `limits`: header size (431), slowloris timeouts (408), client keep-alive. */
+function serverOptions(config: GatewayConfig): ServerOptions {
+  const { maxHeaderBytes, headersTimeoutMs, requestTimeoutMs, clientKeepAliveTimeoutMs } = config.limits;
+  return {
+    maxHeaderSize: maxHeaderBytes,
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: clientKeepAliveTimeoutMs,
+    // Node checks both timeouts only this often (30 s by default, which would let a slowloris
+    // client hold a connection for 40 s with a 10 s headersTimeout).
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
+  };
+}
+
+/**
+ * Counts connections and requests in flight on the gateway's listeners, marks answers written
+ * while draining `Connection: close`, and answers what Node refuses before any request exists
+ * (oversized headers, slowloris, broken HTTP) in the legacy error shape.
+ */
+class ListenerTracker {
+  private draining = false;
+  private readonly sockets = new Set<Socket>();
+  private readonly answering = new Set<ServerResponse>();
+
+  wrap(listener: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+    return (req, res) => {
+      const answering = this.answering;
+      answering.add(res);
+      res.once('close', () => answering.delete(res));
+      if (this.draining) res.shouldKeepAlive = false;
+      listener(req, res);
+    };
+  }
+
+  watch<S extends Server>(server: S, config: GatewayConfig): S {
+    server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+    server.on('clientError', (error: ClientError, socket: Duplex) => answerClientError(error, socket, config));
+    return server;
+  }
+
+  /** From now on, every answer not yet started closes its connection once written. */
+  beginDrain(): void {
+    this.draining = true;
+    for (const res of this.answering) if (!res.headersSent) res.shouldKeepAlive = false;
+  }
+
+  stats(): ListenerStats {
+    return { connections: this.sockets.size, inFlight: this.answering.size };
+  }
+}
+
+type ClientError = Error & { code?: string; rawPacket?: Buffer };
+
+const JSON_IN_HEADERS = /\r\n(?:accept|content-type)[ \t]*:[^\r\n]*application\/json/i;
+
+/** What Node refuses before the gateway sees a request, answered in the legacy error shape. */
+function answerClientError(error: ClientError, socket: Duplex, config: GatewayConfig): void {
+  const pending = (socket as { _httpMessage?: ServerResponse })._httpMessage;
+  const refusal = describeClientError(error.code ?? '', config);
+  if (!refusal || !socket.writable || pending?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  // JSON or XML as the legacy rule says, from the headers when Node parsed them (a body that came
+  // too slowly), else from the raw bytes that overflowed; XML when nothing tells.
+  const parsed = pending?.req?.headers;
+  const json = parsed
+    ? wantsJson(single(parsed.accept), single(parsed['content-type']))
+    : error.rawPacket !== undefined && JSON_IN_HEADERS.test(error.rawPacket.toString('latin1'));
+  const rendered = renderError(refusal.status, refusal.message, json);
+  const body = Buffer.from(rendered.body, 'utf8');
+  const head =
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}\r\n` +
+    `Content-Type: ${rendered.contentType}\r\nContent-Length: ${body.byteLength}\r\n` +
+    `X-Gateway-Error: ${refusal.code}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n`;
+  const guard = setTimeout(() => socket.destroy(), 1000);
+  guard.unref();
+  socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]), () => {
+    clearTimeout(guard);
+    socket.destroy();
+  });
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function describeClientError(code: string, config: GatewayConfig): { status: number; code: string; message: string } | null {
+  const { maxHeaderBytes, headersTimeoutMs, requestTimeoutMs } = config.limits;
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return { status: 431, code: 'headers-too-large', message: `Request header fields too large: the request line and headers exceed ${maxHeaderBytes} bytes.` };
+  }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return {
+      status: 408,
+      code: 'request-timeout',
+      message: `Request timeout: the headers must arrive within ${headersTimeoutMs} ms and the whole request within ${requestTimeoutMs} ms.`,
+    };
+  }
+  if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') {
+    return { status: 413, code: 'body-too-large', message: 'The chunk extensions of the request body are too large.' };
+  }
+  if (code.startsWith('HPE_')) return { status: 400, code: 'bad-request', message: 'The request is not valid HTTP/1.1.' };
+  return null;
 }
 
 function listen(server: Server, host: string, port: number, scheme: string): Promise<string> {

@@ -1,0 +1,21 @@
+/**
+ * Child process of `npm run soak`: the sandbox legacy backend (http) and the sandbox api2 backend
+ * (https, its CA in a temp file), both on 127.0.0.1, each with its own in-memory store.
+ * Answers the soak's memory probe. Reports { legacyOrigin, api2Origin, caFile }.
+ */
+import { startApi2Sandbox } from '../src/sandbox/api2-start.js';
+import { startLegacySandbox } from '../src/sandbox/start.js';
+import { runChild } from './ipc.js';
+import { answerMemoryRequests } from './soak-memory.js';
+
+answerMemoryRequests();
+runChild(async () => {
+  const legacy = await startLegacySandbox();
+  const api2 = await startApi2Sandbox();
+  return {
+    info: { legacyOrigin: legacy.origin, api2Origin: api2.origin, caFile: api2.caFile },
+    async close() {
+      await Promise.all([legacy.close(), api2.close()]);
+    },
+  };
+});
