@@ -17,7 +17,7 @@ import type { Identifier } from './observability/identity.js';
 import type { RecordEmitter } from './observability/record-emitter.js';
 import { gatewayError } from './http/gateway-error.js';
 import { compileTrustedProxies } from './http/trusted-proxies.js';
-import { hostGuard } from './middleware/host-guard.js';
+import { hostGuard, hostMatcher } from './middleware/host-guard.js';
 import { requestContext } from './middleware/request-context.js';
 import { schemePolicy } from './middleware/scheme-policy.js';
 import { createMappingMemory } from './api2/review-directory.js';
@@ -71,7 +71,16 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
     }),
   );
   app.use('*', hostGuard(config.legacyHosts, config.acceptedHosts));
-  app.use('*', schemePolicy(deps.runtime, compileTrustedProxies(config.trustedProxies), config.plainHttpCredentials, config.listen.https?.port));
+  app.use(
+    '*',
+    schemePolicy(
+      deps.runtime,
+      compileTrustedProxies(config.trustedProxies),
+      config.plainHttpCredentials,
+      config.listen.https?.port,
+      hostMatcher([...config.legacyHosts, ...(config.acceptedHosts ?? [])]),
+    ),
+  );
   const mappingContext = { memory: deps.shared?.memory ?? createMappingMemory(), options: { noPhotoImageUrl: config.api2.noPhotoImageUrl } };
   const searchCache = deps.shared?.searchCache !== undefined ? deps.shared.searchCache : createSearchCache(config);
   const upstreams = guardedUpstreams(deps.upstreams, config, deps.onBreaker);

@@ -22,7 +22,8 @@ const httpUrl = z
   .string()
   .url()
   .refine((url) => /^https?:\/\//i.test(url), 'must be an http:// or https:// URL')
-  .refine((url) => !/[?#]/.test(url), 'must not carry a query or a fragment');
+  .refine((url) => !/[?#]/.test(url), 'must not carry a query or a fragment')
+  .refine((url) => !/^[a-z]+:\/\/[^/]*@/i.test(url), 'must not carry credentials (user:password@): they would be shown in the admin view and never sent');
 
 const timeoutMs = z.number().int().min(1).max(600_000);
 

@@ -55,6 +55,8 @@ export interface DispatchParts {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Printable Latin-1 (and tab): what a header value may carry. */
+const HEADER_SAFE = /^[\t\x20-\x7e\xa0-\xff]+$/;
 
 type Checked = Extract<CheckedRequest, { ok: true }>;
 type Side = 'legacy' | 'api2';
@@ -110,6 +112,11 @@ export function dispatch(parts: DispatchParts): Handler<GatewayEnv> {
   ): Promise<Attempt> => {
     const api2 = upstreams.api2;
     if (!api2) throw new Error('api2 route without an api2 upstream (the config should have refused it)');
+    // The api key goes into a header: one that cannot be a header value (CR, LF, NUL, beyond
+    // Latin-1) is no key api2 could know. Refused here, it never counts against api2's breaker.
+    if (!HEADER_SAFE.test(checked.apiKey)) {
+      return { response: gatewayError(403, 'unauthenticated', 'Authentication failed: unknown api_key.', json), side: 'api2', upstreamMs: 0, error: 'unauthenticated' };
+    }
     const exchange = openApi2Exchange(
       api2,
       { apiKey: checked.apiKey, authorization: c.get('headers')['authorization'] },
@@ -240,7 +247,15 @@ export function dispatch(parts: DispatchParts): Handler<GatewayEnv> {
       }
     }
 
-    const read = await readRequestBody(c, headers, config.limits.maxRequestBodyBytes);
+    let read: Awaited<ReturnType<typeof readRequestBody>>;
+    try {
+      read = await readRequestBody(c, headers, config.limits.maxRequestBodyBytes);
+    } catch {
+      // The client went away (or Node's request timeout cut it) while sending its body: nobody
+      // will read an answer, and nothing was sent upstream. Not a gateway failure.
+      record.error = 'client-gone';
+      return new Response(null, { status: 499 });
+    }
     if (!read.ok) {
       record.error = 'body-too-large';
       return gatewayError(413, 'body-too-large', `The request body is larger than ${read.limit} bytes.`, json);

@@ -17,6 +17,9 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
+/** Headers that describe this message itself; a Connection token never removes them from the view. */
+const KEEP_IN_VIEW = new Set(['content-length', 'transfer-encoding', 'host']);
+
 /** Also never forwarded upstream: the gateway sets or recomputes these itself. */
 const REQUEST_ONLY_DROPS = new Set(['host', 'content-length', 'expect', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded']);
 
@@ -28,6 +31,33 @@ function namedInConnection(value: string | string[] | undefined): Set<string> | 
     .map((token) => token.trim().toLowerCase())
     .filter((token) => token.length > 0);
   return names.length > 0 ? new Set(names) : null;
+}
+
+/**
+ * The request's end-to-end headers: without the hop-by-hop ones and without those the
+ * `Connection` header names. Everything the gateway decides (content negotiation, cache keys,
+ * credentials) reads this view, so that it decides on what the upstream will be sent: a client
+ * that names `Accept` in `Connection` is answered as one that sent no Accept. The common cases
+ * (no Connection header, or only keep-alive/close) return the object as it is.
+ */
+export function endToEndHeaders(incoming: Record<string, string>): Record<string, string> {
+  const connection = incoming['connection'];
+  if (connection === undefined) return incoming;
+  const named = namedInConnection(connection);
+  const extra = named ? [...named].filter((name) => name !== 'keep-alive' && name !== 'close') : [];
+  if (extra.length === 0) return incoming;
+  const out: Record<string, string> = {};
+  for (const name in incoming) {
+    // The message's own framing and Host stay: naming them in Connection cannot change how this
+    // request is read (they are recomputed or replaced before anything is forwarded).
+    if (KEEP_IN_VIEW.has(name)) {
+      out[name] = incoming[name] as string;
+      continue;
+    }
+    if (name === 'connection' || HOP_BY_HOP.has(name) || named?.has(name)) continue;
+    out[name] = incoming[name] as string;
+  }
+  return out;
 }
 
 export interface ForwardedFor {

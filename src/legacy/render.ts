@@ -49,8 +49,15 @@ export interface LegacyErrorBody {
 
 export function legacyErrorBody(message: string, fieldErrors?: readonly FieldError[]): LegacyErrorBody {
   if (!fieldErrors || fieldErrors.length === 0) return { Message: message };
-  const modelState: Record<string, string[]> = {};
-  for (const error of fieldErrors) (modelState[error.field] ??= []).push(error.message);
+  // A Map first: a field named `constructor` or `__proto__` must not meet Object.prototype.
+  const byField = new Map<string, string[]>();
+  for (const error of fieldErrors) {
+    const list = byField.get(error.field);
+    if (list) list.push(error.message);
+    else byField.set(error.field, [error.message]);
+  }
+  const modelState: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  for (const [field, messages] of byField) Object.defineProperty(modelState, field, { value: messages, enumerable: true, writable: true, configurable: true });
   return { Message: message, ModelState: modelState };
 }
 

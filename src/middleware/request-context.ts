@@ -10,6 +10,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { RouteTable, uncataloguedTemplate } from '../catalogue/route-table.js';
 import { gatewayError } from '../http/gateway-error.js';
+import { endToEndHeaders } from '../http/headers.js';
 import { normaliseTarget, originFormOf } from '../http/target.js';
 import { wantsJson } from '../legacy/render.js';
 import type { GatewayEnv, RuntimeBindings } from '../gateway/env.js';
@@ -44,7 +45,7 @@ export function requestContext(options: RequestContextOptions): MiddlewareHandle
   const preNormalised = options.runtime?.normalisedTarget;
   return async (c, next) => {
     const started = performance.now();
-    const headers = readHeaders ? readHeaders(c) : c.req.header();
+    const headers = endToEndHeaders(readHeaders ? readHeaders(c) : c.req.header());
     const record: RequestRecord = {
       requestId: requestIdFrom(headers[REQUEST_ID_HEADER]),
       startedAt: Date.now(),

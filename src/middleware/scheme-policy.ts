@@ -3,6 +3,8 @@
  * `X-Forwarded-Proto`), and applies the plain-http credentials policy. Every operation is
  * accepted over both schemes, whatever the legacy document lists; credentials over plain http
  * mark the request insecure and are then allowed, redirected to https (308) or refused (403).
+ * A redirect only ever names a configured host (legacy or accepted): with any other `Host` the
+ * request is refused instead, so the gateway never sends a client, and its api_key, elsewhere.
  */
 import type { MiddlewareHandler } from 'hono';
 import { carriesCredentials, viewClient } from '../http/client-view.js';
@@ -19,6 +21,8 @@ export function schemePolicy(
   trusted: PeerMatcher,
   policy: PlainHttpPolicy,
   httpsPort: number | undefined,
+  /** Hosts a redirect may name (legacy and accepted hosts): never one a client made up. */
+  redirectable: (authority: string) => boolean,
 ): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
     const headers = c.get('headers');
@@ -31,7 +35,7 @@ export function schemePolicy(
 
     record.insecure = true;
     if (policy === 'allow') return next();
-    if (policy === 'redirect' && client.host) {
+    if (policy === 'redirect' && client.host && redirectable(client.host)) {
       const port = httpsPort && httpsPort !== 443 ? `:${httpsPort}` : '';
       const { path, query } = c.get('target');
       return new Response(null, {

@@ -25,6 +25,8 @@ export const absoluteFormRequests = new WeakSet<IncomingMessage>();
 export const normalisedTargets = new WeakMap<IncomingMessage, { path: string; query: string }>();
 
 const ABSOLUTE_FORM = /^(https?):\/\/([^/?#]*)(.*)$/i;
+/** A host name or address with an optional port (RFC 9110 7.2); HTTP/1.1 requires one. */
+const VALID_HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
 
 export interface ListenerOptions {
   readonly legacyHosts: readonly string[];
@@ -61,6 +63,10 @@ export function createNodeListener(app: FetchTarget, options: ListenerOptions) {
       req.url = target;
       req.headers.host = authority;
       absoluteFormRequests.add(req);
+    }
+    const host = req.headers.host;
+    if (!host || !VALID_HOST.test(host)) {
+      return refuse(gatewayError(400, 'bad-target', 'The request is refused: its Host header is missing or not a host name.', json));
     }
     const checked = normaliseTarget(target, options.maxUrlLength);
     if (!checked.ok) {
