@@ -55,7 +55,18 @@ export interface RssReading {
   readonly bytes: number;
 }
 
+export interface CacheMemory {
+  readonly pages: number;
+  readonly capBytes: number;
+  readonly entries: number;
+  readonly storedBytes: number;
+  /** Heap + external memory left after inserting every page (after full collections). */
+  readonly grewBytes: number;
+  readonly evicted: number;
+}
+
 export interface BenchReport {
+  readonly cacheMemory: CacheMemory;
   readonly command: string;
   readonly machine: Machine;
   readonly settings: {
@@ -223,6 +234,10 @@ export function renderText(report: BenchReport): string {
     `cache fill: ${f.pages}/${f.planned} distinct pages in ${fixed(f.seconds, 1)} s, ${f.failed} failed, ${f.full ? 'full (first page evicted)' : 'NOT full'}`,
   );
   lines.push(`RSS after the bench: ${report.rss.map((r) => `${r.target} ${fixed(r.bytes / MB, 1)} MB`).join(', ')}`);
+  const cm = report.cacheMemory;
+  lines.push(
+    `cache memory: ${cm.pages} distinct pages into a ${fixed(cm.capBytes / MB, 1)} MB cap: ${cm.entries} kept (${fixed(cm.storedBytes / MB, 1)} MB counted), ${cm.evicted} evicted; heap + external grew ${fixed(cm.grewBytes / MB, 1)} MB (cap + ${fixed((cm.grewBytes - cm.capBytes) / MB, 1)} MB overhead)`,
+  );
   lines.push(`(medians over rounds; errors = connection errors + non-2xx, summed; PASS/MISS is reported, never a failure)`);
   lines.push(`total ${fixed(report.seconds, 1)} s`);
   return lines.join('\n');

@@ -8,6 +8,7 @@ import { parseConfig } from '../src/config/schema.js';
 import { fillCache } from './cache-fill.js';
 import type { CacheFill } from './cache-fill.js';
 import { forkChild } from './children.js';
+import { measureCacheMemory } from './cache-memory.js';
 import type { Child } from './children.js';
 import { runLoad } from './load.js';
 import type { Measurement } from './load.js';
@@ -157,7 +158,11 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
     for (const child of children) if (child !== cacheGateway) rss.push({ target: child.name, bytes: await child.rss() });
     const cacheRss = rss[0]?.bytes ?? Number.NaN;
 
+    log('cache memory: 100,000 distinct pages into a 10 MB cache…');
+    const cacheMemory = await measureCacheMemory();
+
     return {
+      cacheMemory,
       command: options.command,
       machine: host,
       settings: {

@@ -1,0 +1,35 @@
+/**
+ * Child process (run with --expose-gc): inserts 100,000 distinct pages into a PageCache capped at
+ * 10 MB and reports how much heap and external memory that left behind, measured after full
+ * collections. The pages are 2 KB each, so 200 MB pass through a 10 MB cache.
+ */
+import { PageCache } from '../src/cache/page-cache.js';
+import type { StoredAnswer } from '../src/cache/page-cache.js';
+
+const PAGES = 100_000;
+const CAP = 10 * 1024 * 1024;
+const PAGE_BYTES = 2048;
+
+function settle(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let i = 0; i < 3; i++) gc?.();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+// The gateway's default entry bound (lru-cache sizes its index arrays by it); the byte cap governs here.
+const cache = new PageCache({ maxEntries: 10_000, maxBytes: CAP });
+const policy = { ttlMs: 3_600_000, staleWhileRevalidateMs: 0, staleIfErrorMs: 0 };
+const before = settle();
+for (let i = 0; i < PAGES; i++) {
+  const body = new Uint8Array(PAGE_BYTES);
+  body[0] = i & 0xff;
+  const answer: StoredAnswer = { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', vary: 'Accept' }, setCookie: [], body };
+  const key = JSON.stringify(['recipes.search', 'legacy', 'json', 'identity', 'any', null, `page ${i}`, null, null, null, null, null, false, 1, 10]);
+  await cache.serve({ key, flightKey: key, policy, bypass: false, mayReadStored: true, group: null, produce: async () => answer, refresh: async () => answer, storable: () => true });
+}
+const after = settle();
+const size = cache.size;
+process.stdout.write(
+  `${JSON.stringify({ pages: PAGES, capBytes: CAP, entries: size.entries, storedBytes: size.bytes, grewBytes: after - before, evicted: cache.counters.evicted })}\n`,
+);
