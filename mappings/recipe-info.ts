@@ -7,24 +7,12 @@ import type { Poster, RecipeInfo, RecipeSearchResult } from '../src/legacy/recor
 import { toLegacyDate } from '../src/legacy/records.js';
 import type { RecipeInfox } from './api2-schemas.js';
 import type { Loss, MappingOptions } from './types.js';
+import { UNKNOWN_POSTER } from '../src/legacy/records.js';
 
 /** ISO-8601 → `/Date(<ms>)/`; a missing date is the epoch (declared where it can happen). */
 export function legacyDateOf(iso: string | undefined): string {
   return toLegacyDate(iso ? Date.parse(iso) : 0);
 }
-
-/** Part 2.5: an unknown poster is UserID 0 with null name and avatar. */
-export const UNKNOWN_POSTER: Poster = {
-  UserID: 0,
-  UserName: null,
-  ImageURL48: null,
-  PhotoUrl: null,
-  IsPremium: false,
-  IsKitchenHelper: false,
-  PremiumExpiryDate: null,
-  MemberSince: null,
-  IsUsingBillingProvider: false,
-};
 
 export function legacyPosterOf(poster: RecipeInfox['Poster']): Poster {
   if (!poster || !poster.UserID) return UNKNOWN_POSTER;

@@ -38,7 +38,8 @@ export function parseQuery(query: string): ParamValues {
   return values;
 }
 
-function decodeFormComponent(text: string): string {
+/** Form decoding of one name or value: `+` is a space; a malformed escape is kept as it is. */
+export function decodeFormComponent(text: string): string {
   const spaced = text.includes('+') ? text.replace(/\+/g, ' ') : text;
   if (!spaced.includes('%')) return spaced;
   try {

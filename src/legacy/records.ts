@@ -39,6 +39,19 @@ export const PosterSchema = z.object({
 });
 export type Poster = z.infer<typeof PosterSchema>;
 
+/** Part 2.5: an unknown poster is UserID 0 with null name and avatar, its flags false. */
+export const UNKNOWN_POSTER: Poster = {
+  UserID: 0,
+  UserName: null,
+  ImageURL48: null,
+  PhotoUrl: null,
+  IsPremium: false,
+  IsKitchenHelper: false,
+  PremiumExpiryDate: null,
+  MemberSince: null,
+  IsUsingBillingProvider: false,
+};
+
 export const RecipeInfoSchema = z.object({
   RecipeID: z.number().int(),
   Title: z.string(),

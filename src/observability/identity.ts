@@ -7,6 +7,7 @@
  * Hashes are cached per raw value (bounded), so a busy client costs one map lookup per request.
  */
 import { parseBasic } from '../legacy/credentials.js';
+import { decodeFormComponent } from '../legacy/params.js';
 import type { RequestRecord } from '../gateway/request-record.js';
 import { hmacSha256, toHex } from './hmac-sha256.js';
 
@@ -82,25 +83,16 @@ export function createIdentifier(hashKey: string, labels: Readonly<Record<string
 export function apiKeyOf(query: string): string | undefined {
   if (query === '') return undefined;
   const match = API_KEY.exec(query);
-  if (match) return decodeComponent(match[1] ?? '');
+  if (match) return decodeFormComponent(match[1] ?? '');
   if (!/%5f/i.test(query)) return undefined;
   // A percent-encoded name (`api%5Fkey=`): rare, so the slow path.
   for (const pair of query.split('&')) {
     const eq = pair.indexOf('=');
-    if (eq > 0 && decodeComponent(pair.slice(0, eq)).toLowerCase() === 'api_key') return decodeComponent(pair.slice(eq + 1));
+    if (eq > 0 && decodeFormComponent(pair.slice(0, eq)).toLowerCase() === 'api_key') return decodeFormComponent(pair.slice(eq + 1));
   }
   return undefined;
 }
 
-function decodeComponent(text: string): string {
-  const spaced = text.includes('+') ? text.replace(/\+/g, ' ') : text;
-  if (!spaced.includes('%')) return spaced;
-  try {
-    return decodeURIComponent(spaced);
-  } catch {
-    return spaced;
-  }
-}
 
 function scrubTemplate(template: string, query: string, authorization: string | undefined): string {
   const secrets: string[] = [];

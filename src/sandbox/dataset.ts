@@ -13,6 +13,7 @@ import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
 import { RecipeInfoSchema, toLegacyDate } from '../legacy/records.js';
 import type { Poster, RecipeInfo } from '../legacy/records.js';
 import { avatarUrl48, imageUrl120, sizedImageUrl } from '../legacy/image-urls.js';
+import { UNKNOWN_POSTER } from '../legacy/records.js';
 
 // ---------------------------------------------------------------- neutral model
 
@@ -463,19 +464,6 @@ export interface ReviewStats {
   /** Average rating; 0 when there are no reviews (part 2.5). */
   readonly average: number;
 }
-
-/** Unknown poster (part 2.5): UserID 0, UserName and ImageURL48 null, flags false. */
-export const UNKNOWN_POSTER: Poster = {
-  UserID: 0,
-  UserName: null,
-  ImageURL48: null,
-  PhotoUrl: null,
-  IsPremium: false,
-  IsKitchenHelper: false,
-  PremiumExpiryDate: null,
-  MemberSince: null,
-  IsUsingBillingProvider: false,
-};
 
 export function toLegacyPoster(user: SandboxUser | null): Poster {
   if (!user) return UNKNOWN_POSTER;
