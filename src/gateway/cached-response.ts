@@ -4,6 +4,7 @@
  * bytes; a served one gets `X-Cache` and honours `If-None-Match` against the stored ETag.
  */
 import type { CacheOutcome, StoredAnswer } from '../cache/page-cache.js';
+import { withBodyLength } from '../observability/measure.js';
 
 /** Per-exchange headers: recomputed or meaningless for another exchange. */
 const NOT_KEPT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'set-cookie', 'x-cache']);
@@ -49,10 +50,13 @@ export function fromStored(stored: StoredAnswer, outcome: CacheOutcome, ifNoneMa
   const body = noBody ? null : (stored.body as Uint8Array<ArrayBuffer>);
   if (stored.setCookie.length === 0) {
     // The adapter only reads this object (node-server writes it as it is), so one per answer is shared.
-    return new Response(body, { status: stored.status, headers: noBody ? { ...stored.headers, 'x-cache': outcome } : headersFor(stored, outcome) });
+    return withBodyLength(
+      new Response(body, { status: stored.status, headers: noBody ? { ...stored.headers, 'x-cache': outcome } : headersFor(stored, outcome) }),
+      body ? body.byteLength : 0,
+    );
   }
   const headers = new Headers(stored.headers);
   for (const cookie of stored.setCookie) headers.append('set-cookie', cookie);
   headers.set('x-cache', outcome);
-  return new Response(body, { status: stored.status, headers });
+  return withBodyLength(new Response(body, { status: stored.status, headers }), body ? body.byteLength : 0);
 }

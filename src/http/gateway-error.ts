@@ -5,6 +5,7 @@
  */
 import type { FieldError } from '../legacy/params.js';
 import { renderError } from '../legacy/render.js';
+import { utf8Length, withBodyLength } from '../observability/measure.js';
 
 export type GatewayErrorCode =
   | 'bad-target'
@@ -33,8 +34,8 @@ export function gatewayError(
   fieldErrors?: readonly FieldError[],
 ): Response {
   const rendered = renderError(status, message, json, fieldErrors);
-  return new Response(rendered.body, {
+  return withBodyLength(new Response(rendered.body, {
     status,
     headers: { 'content-type': rendered.contentType, 'x-gateway-error': code, 'cache-control': 'no-store', vary: 'Accept' },
-  });
+  }), utf8Length(rendered.body));
 }

@@ -5,6 +5,7 @@
  */
 import { clientResponseHeaders } from '../http/headers.js';
 import { gatewayError } from '../http/gateway-error.js';
+import { withBodyLength } from '../observability/measure.js';
 import type { UpstreamClient, UpstreamError, UpstreamRequest, UpstreamResponse } from '../upstream/types.js';
 import { UpstreamError as UpstreamErrorClass } from '../upstream/types.js';
 
@@ -43,7 +44,7 @@ export function toClientResponse(answer: UpstreamResponse, method: string): Resp
   const body = noBody || answer.body.byteLength === 0 ? null : (answer.body as Uint8Array<ArrayBuffer>);
   // A known length keeps @hono/node-server on its fastest path (it need not count the body).
   if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.byteLength);
-  return new Response(body, { status: answer.status, headers: toHeadersInit(headers) });
+  return withBodyLength(new Response(body, { status: answer.status, headers: toHeadersInit(headers) }), body ? body.byteLength : 0);
 }
 
 /** A plain object keeps @hono/node-server on its fast path; repeated headers need a Headers. */
