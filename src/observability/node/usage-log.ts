@@ -68,12 +68,14 @@ export function createUsageLog(config: ObservabilityConfig['log']): UsageLog {
 
   return {
     logger,
+    // The line pino would write for logger.info(fields, 'request'), built directly: the fields are
+    // a flat object of known keys, so one JSON.stringify replaces pino's per-key serialiser (the
+    // hot path runs once per request). Same stream, same batching, same drop accounting.
     sink(record) {
-      if ((record.status ?? 0) >= 500) {
-        if (warn) logger.warn(toLogFields(record), REQUEST_MESSAGE);
-      } else if (info) {
-        logger.info(toLogFields(record), REQUEST_MESSAGE);
-      }
+      const failed = (record.status ?? 0) >= 500;
+      if (failed ? !warn : !info) return;
+      const body = JSON.stringify(toLogFields(record));
+      destination.write(`{"level":${failed ? 40 : 30},"time":${Date.now()},${body.slice(1, -1)},"msg":"${REQUEST_MESSAGE}"}\n`);
     },
     event(msg, fields) {
       if (!info) return;
