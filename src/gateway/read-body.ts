@@ -7,6 +7,7 @@
  * refused, so a client cannot make the gateway buffer more than the limit.
  */
 import type { Context } from 'hono';
+import { readWithin } from '../http/bounded-read.js';
 
 export type BodyRead = { ok: true; body: Uint8Array | null } | { ok: false; limit: number };
 
@@ -24,28 +25,7 @@ export async function readRequestBody(c: Context, headers: Record<string, string
 }
 
 async function readBounded(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<BodyRead> {
-  if (!stream) return { ok: true, body: null };
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      // Stop reading; the runtime discards (or cuts) the rest once the 413 is written.
-      reader.cancel().catch(() => undefined);
-      return { ok: false, limit };
-    }
-    chunks.push(value);
-  }
-  if (total === 0) return { ok: true, body: null };
-  if (chunks.length === 1) return { ok: true, body: chunks[0] as Uint8Array };
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { ok: true, body };
+  const body = await readWithin(stream, limit);
+  if (body === null) return { ok: false, limit };
+  return { ok: true, body: body.byteLength > 0 ? body : null };
 }

@@ -38,6 +38,7 @@
  */
 import { UpstreamError } from './types.js';
 import type { UpstreamClient, UpstreamFailure, UpstreamRequest, UpstreamResponse } from './types.js';
+import { readWithin } from '../http/bounded-read.js';
 
 export interface FetchUpstreamOptions {
   readonly name: string;
@@ -158,27 +159,8 @@ function startsWithZlibHeader(body: Uint8Array): boolean {
 }
 
 async function readBody(response: Response, max: number, upstream: string): Promise<Uint8Array> {
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      throw new UpstreamError('too-large', upstream, true, `upstream '${upstream}' answered more than ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const body = await readWithin(response.body, max);
+  if (body === null) throw new UpstreamError('too-large', upstream, true, `upstream '${upstream}' answered more than ${max} bytes`);
   return body;
 }
 
