@@ -33,6 +33,7 @@ import { parseBody, parseQuery } from '../legacy/params.js';
 import type { ParamValues } from '../legacy/params.js';
 import { legacyErrorBody } from '../legacy/render.js';
 import type { Plan, SandboxUser } from './dataset.js';
+import { COMMON_MESSAGES } from './messages.js';
 import { paidParamsOf, parseGroceryBody, parseReviewBody, parseSearch } from './api2-input.js';
 import type { FieldError, Parsed } from './api2-input.js';
 import type { Api2Result, Api2Store } from './api2-store.js';
@@ -41,13 +42,8 @@ export const API2_MESSAGES = {
   keyMissing: 'Authentication failed: an api key is required (header X-BigOven-API-Key or query api_key).',
   keyUnknown: 'Authentication failed: unknown api key.',
   userMissing: 'Authentication failed: this operation needs the user credentials (HTTP Basic).',
-  badUser: 'Authentication failed: unknown user name or wrong password.',
   invalid: 'The request is invalid.',
-  notFound: 'No HTTP resource was found that matches the request URI.',
-  internal: 'An error has occurred.',
-  paidOnly: (params: readonly string[]) =>
-    `Authentication failed: ${params.join(', ')} ${params.length === 1 ? 'is' : 'are'} available on paid plans only.`,
-  methodNotAllowed: (method: string) => `The requested resource does not support http method '${method}'.`,
+  ...COMMON_MESSAGES,
 } as const;
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -36,16 +36,12 @@ import { checkLegacyRequest, MESSAGES } from '../legacy/request-check.js';
 import { renderError, renderLegacy, wantsJson } from '../legacy/render.js';
 import type { FieldError } from '../legacy/params.js';
 import type { MakeAgain, SandboxUser } from './dataset.js';
+import { COMMON_MESSAGES } from './messages.js';
 import type { GroceryInput, LegacyStore, ReviewInput, StoreResult } from './legacy-store.js';
 
 export const SANDBOX_MESSAGES = {
   unknownKey: 'Authentication failed: unknown api_key.',
-  badUser: 'Authentication failed: unknown user name or wrong password.',
-  notFound: 'No HTTP resource was found that matches the request URI.',
-  internal: 'An error has occurred.',
-  paidOnly: (params: readonly string[]) =>
-    `Authentication failed: ${params.join(', ')} ${params.length === 1 ? 'is' : 'are'} available on paid plans only.`,
-  methodNotAllowed: (method: string) => `The requested resource does not support http method '${method}'.`,
+  ...COMMON_MESSAGES,
 } as const;
 
 /** What a request is answered with, before the HTTP details are applied. */
