@@ -12,7 +12,7 @@
  *   ItemID and GUID equal the legacy ones; reviews of a recipe listed by ascending ReviewID;
  * - grocery lists are private: another user's item is 404;
  * - favorites and try soons keep the user's order.
- * Copied from LegacyStore (private there): searchTextOf and the filter test of `matches`.
+ * Search text and the filter test are shared with LegacyStore (recipe-search.ts).
  *
  * DECISIONS (api2 specifics):
  * - search with `filter` reads the user's list in its order (like legacy readList: every entry the
@@ -26,6 +26,8 @@ import { BASE_EPOCH_MS, buildDataset, guidFromCounter, planOfKey, SANDBOX_LOGINS
 import type { Api2SearchQuery, GroceryBody, ReviewBody, SearchFilter } from './api2-input.js';
 import { listVersionGuid, reviewIdOfGuid, toApi2GroceryItem, toApi2Review, toRecipeInfox, toShoppingListLine } from './api2-records.js';
 import type { Api2GroceryList, Api2RecipeSearchResult, Api2Review, ShoppingListLine } from './api2-records.js';
+import { matchesFilters, searchTextOf } from './recipe-search.js';
+import type { SearchText } from './recipe-search.js';
 
 export type Api2Result<T> =
   | { readonly ok: true; readonly value: T }
@@ -39,12 +41,6 @@ export interface Api2StoreOptions {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-interface SearchText {
-  readonly title: string;
-  readonly cuisine: string;
-  readonly ingredients: readonly string[];
-  readonly anywhere: string;
-}
 
 interface ListMeta {
   version: number;
@@ -256,19 +252,10 @@ export class Api2Store {
 
   // ------------------------------------------------------------ internals
 
-  /** The filter test of LegacyStore.matches, without its public-search exclusion (search() applies it). */
+  /** The shared filter test (recipe-search.ts), without the public-search exclusion (search() applies it). */
   private matches(recipe: NeutralRecipe, q: Api2SearchQuery): boolean {
     const text = this.searchText.get(recipe.id);
-    if (!text) return false;
-    if (q.titleKw && !text.title.includes(q.titleKw.toLowerCase())) return false;
-    if (q.anyKw && !text.anywhere.includes(q.anyKw.toLowerCase())) return false;
-    if (q.categories && !q.categories.includes(recipe.categoryToken)) return false;
-    if (q.cuisine && text.cuisine !== q.cuisine.toLowerCase()) return false;
-    if (q.photos && recipe.photoUrl === null) return false;
-    const has = (wanted: string): boolean => text.ingredients.some((i) => i.includes(wanted.toLowerCase()));
-    if (q.includeIng && !q.includeIng.every(has)) return false;
-    if (q.excludeIng && q.excludeIng.some(has)) return false;
-    return true;
+    return text !== undefined && matchesFilters(recipe, text, q);
   }
 
   private reviewFields(input: ReviewBody): Pick<NeutralReview, 'rating' | 'makeAgain' | 'comment' | 'totalMinutes' | 'activeMinutes'> {
@@ -336,14 +323,3 @@ export class Api2Store {
   }
 }
 
-/** Copied from legacy-store.ts (private there), so both stores search the same text. */
-function searchTextOf(recipe: NeutralRecipe): SearchText {
-  const ingredients = recipe.ingredients.map((i) => i.toLowerCase());
-  const cuisine = (recipe.cuisine ?? '').toLowerCase();
-  return {
-    title: recipe.title.toLowerCase(),
-    cuisine,
-    ingredients,
-    anywhere: [recipe.title, ...ingredients, recipe.categoryName, cuisine, recipe.instructions].join('\n').toLowerCase(),
-  };
-}

@@ -32,6 +32,8 @@ import type {
   SandboxDataset,
   SandboxUser,
 } from './dataset.js';
+import { matchesFilters, searchTextOf } from './recipe-search.js';
+import type { SearchText } from './recipe-search.js';
 
 export type StoreResult<T> =
   | { readonly ok: true; readonly value: T }
@@ -76,13 +78,6 @@ export interface LegacyStoreOptions {
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-interface SearchText {
-  readonly title: string;
-  readonly cuisine: string;
-  readonly ingredients: readonly string[];
-  readonly anywhere: string;
-}
 
 const ok = <T>(value: T): StoreResult<T> => ({ ok: true, value });
 const fail = <T>(status: 400 | 403 | 404, message: string): StoreResult<T> => ({ ok: false, status, message });
@@ -287,16 +282,7 @@ export class LegacyStore {
   private matches(recipe: NeutralRecipe, q: SearchQuery): boolean {
     if (recipe.isPrivate || recipe.hideFromPublicSearch) return false;
     const text = this.searchText.get(recipe.id);
-    if (!text) return false;
-    if (q.titleKw && !text.title.includes(q.titleKw.toLowerCase())) return false;
-    if (q.anyKw && !text.anywhere.includes(q.anyKw.toLowerCase())) return false;
-    if (q.category && recipe.categoryToken !== q.category) return false;
-    if (q.cuisine && text.cuisine !== q.cuisine.toLowerCase()) return false;
-    if (q.photos && recipe.photoUrl === null) return false;
-    const has = (wanted: string): boolean => text.ingredients.some((i) => i.includes(wanted.toLowerCase()));
-    if (q.includeIng && !q.includeIng.every(has)) return false;
-    if (q.excludeIng && q.excludeIng.some(has)) return false;
-    return true;
+    return text !== undefined && matchesFilters(recipe, text, { ...q, categories: q.category ? [q.category] : undefined });
   }
 
   private resultOf(all: readonly NeutralRecipe[], page: readonly NeutralRecipe[], viewerId: number | null): RecipeSearchResult {
@@ -368,17 +354,6 @@ export class LegacyStore {
   }
 }
 
-function searchTextOf(recipe: NeutralRecipe): SearchText {
-  const ingredients = recipe.ingredients.map((i) => i.toLowerCase());
-  const cuisine = (recipe.cuisine ?? '').toLowerCase();
-  return {
-    title: recipe.title.toLowerCase(),
-    cuisine,
-    ingredients,
-    // \n separates fields so a keyword never matches across two of them.
-    anywhere: [recipe.title, ...ingredients, recipe.categoryName, cuisine, recipe.instructions].join('\n').toLowerCase(),
-  };
-}
 
 /** DECISION: LocalStatus is always UNMODIFIED (a client-side sync flag; the sample shows it). */
 function toGroceryItem(item: NeutralGroceryItem): GroceryItem {
