@@ -8,8 +8,7 @@
  *   socket the backend is closing (proxy-lessons, upstream errors).
  * - Nothing is retried here; a caller that wants a retry must own that decision.
  */
-import { EventEmitter } from 'node:events';
-import { Pool, errors as undiciErrors } from 'undici';
+import { Pool, errors as undiciErrors, util } from 'undici';
 import type { Dispatcher } from 'undici';
 import { UpstreamError } from './types.js';
 import type { UpstreamClient, UpstreamFailure, UpstreamRequest, UpstreamResponse } from './types.js';
@@ -41,50 +40,22 @@ export function createUndiciUpstream(options: UndiciUpstreamOptions): UpstreamCl
     ...(options.ca ? { connect: { ca: options.ca } } : {}),
   });
 
-  async function request(req: UpstreamRequest): Promise<UpstreamResponse> {
-    // undici takes an EventEmitter as its abort signal: cheaper than an AbortController per request.
-    const abort = new EventEmitter();
-    let aborted = false;
-    let timedOut = false;
-    const stop = (): void => {
-      if (aborted) return;
-      aborted = true;
-      abort.emit('abort');
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, req.timeoutMs);
-    const onClientAbort = stop;
-    if (req.signal?.aborted) {
-      clearTimeout(timer);
-      throw new UpstreamError('aborted', options.name, false, 'the client went away');
-    }
-    req.signal?.addEventListener('abort', onClientAbort, { once: true });
-
-    let data: Dispatcher.ResponseData | undefined;
-    try {
-      data = await pool.request({
-        method: req.method as Dispatcher.HttpMethod,
-        path: basePath + req.target,
-        headers: req.headers,
-        body: req.body && req.body.byteLength > 0 ? req.body : null,
-        signal: abort,
-        headersTimeout: req.timeoutMs,
-        bodyTimeout: req.timeoutMs,
-      });
-      const length = data.headers['content-length'];
-      const declared = typeof length === 'string' && /^[0-9]+$/.test(length) ? Number(length) : undefined;
-      const body = await readBody(data.body, declared, options.maxResponseBytes, options.name);
-      return { status: data.statusCode, headers: data.headers as Record<string, string | string[]>, body };
-    } catch (error) {
-      data?.body.destroy();
-      if (error instanceof UpstreamError) throw error;
-      throw classify(error, options.name, timedOut, req.timeoutMs);
-    } finally {
-      clearTimeout(timer);
-      req.signal?.removeEventListener('abort', onClientAbort);
-    }
+  function request(req: UpstreamRequest): Promise<UpstreamResponse> {
+    if (req.signal?.aborted) return Promise.reject(new UpstreamError('aborted', options.name, false, 'the client went away'));
+    return new Promise((resolve, reject) => {
+      const exchange = new Exchange(options.name, options.maxResponseBytes, req, resolve, reject);
+      pool.dispatch(
+        {
+          method: req.method as Dispatcher.HttpMethod,
+          path: basePath + req.target,
+          headers: req.headers,
+          body: req.body && req.body.byteLength > 0 ? req.body : null,
+          headersTimeout: req.timeoutMs,
+          bodyTimeout: req.timeoutMs,
+        },
+        exchange,
+      );
+    });
   }
 
   return {
@@ -102,29 +73,105 @@ export function createUndiciUpstream(options: UndiciUpstreamOptions): UpstreamCl
   };
 }
 
-async function readBody(body: Dispatcher.ResponseData['body'], declaredLength: number | undefined, max: number, upstream: string): Promise<Uint8Array> {
-  const tooLarge = () => new UpstreamError('too-large', upstream, true, `upstream '${upstream}' answered more than ${max} bytes`);
-  if (declaredLength !== undefined) {
-    // A declared length within the limit: one read of the whole body (undici checks the length).
-    if (declaredLength > max) {
-      body.destroy();
-      throw tooLarge();
+/**
+ * One exchange, as an undici dispatch handler: the answer's chunks are collected as undici hands
+ * them over (no body stream, no promise per read), within `maxResponseBytes`, and the whole
+ * exchange has one deadline. A request still queued for a connection when it is cancelled (the
+ * deadline, the client gone) is never written: undici asks `onConnect` first, and is told to abort.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  private abortUndici: ((error?: Error) => void) | undefined;
+  private settled = false;
+  /** Set once the request is written to a connection: a failure after that has an unknown outcome. */
+  private sent = false;
+  private timedOut = false;
+  private status = 0;
+  private rawHeaders: Buffer[] = [];
+  private readonly chunks: Buffer[] = [];
+  private total = 0;
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly onClientGone: (() => void) | undefined;
+
+  constructor(
+    private readonly upstream: string,
+    private readonly max: number,
+    private readonly req: UpstreamRequest,
+    private readonly resolve: (answer: UpstreamResponse) => void,
+    private readonly reject: (error: UpstreamError) => void,
+  ) {
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.cancel(new UpstreamError('timeout', upstream, this.sent, `upstream '${upstream}' did not answer within ${req.timeoutMs} ms`));
+    }, req.timeoutMs);
+    if (req.signal) {
+      this.onClientGone = () => this.cancel(new UpstreamError('aborted', upstream, this.sent, 'the client went away'));
+      req.signal.addEventListener('abort', this.onClientGone, { once: true });
     }
-    return new Uint8Array(await body.arrayBuffer());
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    total += buffer.byteLength;
-    if (total > max) {
-      body.destroy();
-      throw tooLarge();
+
+  onConnect(abort: (error?: Error) => void): void {
+    if (this.settled) {
+      abort(new undiciErrors.RequestAbortedError());
+      return;
     }
-    chunks.push(buffer);
+    this.abortUndici = abort;
+    this.sent = true;
   }
-  if (chunks.length === 1) return chunks[0] as Buffer;
-  return Buffer.concat(chunks, total);
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    if (this.settled) return false;
+    this.status = statusCode;
+    this.rawHeaders = rawHeaders;
+    for (let i = 0; i < rawHeaders.length; i += 2) {
+      if (rawHeaders[i]!.length !== 14 || util.headerNameToString(rawHeaders[i]!) !== 'content-length') continue;
+      const declared = Number(rawHeaders[i + 1]!.toString('latin1'));
+      if (declared > this.max) this.cancel(this.tooLarge());
+      break;
+    }
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.settled) return false;
+    this.total += chunk.byteLength;
+    if (this.total > this.max) {
+      this.cancel(this.tooLarge());
+      return false;
+    }
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    if (this.settled) return;
+    this.finish();
+    const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.total);
+    this.resolve({ status: this.status, headers: util.parseHeaders(this.rawHeaders) as Record<string, string | string[]>, body });
+  }
+
+  onError(error: Error): void {
+    if (this.settled) return;
+    this.finish();
+    this.reject(classify(error, this.upstream, this.timedOut, this.req.timeoutMs));
+  }
+
+  private tooLarge(): UpstreamError {
+    return new UpstreamError('too-large', this.upstream, true, `upstream '${this.upstream}' answered more than ${this.max} bytes`);
+  }
+
+  /** Settles now with `error`, and stops undici's side of the exchange (or keeps it from starting). */
+  private cancel(error: UpstreamError): void {
+    if (this.settled) return;
+    this.finish();
+    this.reject(error);
+    this.abortUndici?.(new undiciErrors.RequestAbortedError());
+  }
+
+  private finish(): void {
+    this.settled = true;
+    clearTimeout(this.timer);
+    if (this.onClientGone) this.req.signal?.removeEventListener('abort', this.onClientGone);
+  }
 }
 
 function classify(error: unknown, upstream: string, timedOut: boolean, timeoutMs: number): UpstreamError {
