@@ -2,7 +2,7 @@
  * The gateway core: a Hono app with no Node-only import, so the same code runs on Node and on
  * edge runtimes. A runtime hands it the config, the upstream clients and its bindings.
  *
- *   requestContext → hostGuard → schemePolicy → dispatch
+ *   requestContext (one handler): target, record → guards: host, scheme → dispatch → record out
  */
 import { Hono } from 'hono';
 import type { GatewayConfig } from './config/schema.js';
@@ -60,27 +60,6 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
   if (deps.admin) mountAdminRoutes(app, deps.admin);
 
   const logDetails = deps.onRecord && config.observability.log.enabled;
-  app.use(
-    '*',
-    requestContext({
-      runtime: deps.runtime,
-      maxUrlLength: config.limits.maxUrlLength,
-      sink: deps.onRecord,
-      details: logDetails ? { identifier: deps.identifier ?? identifierFromConfig(config.observability) } : undefined,
-      emit: logDetails ? deps.emitRecord : undefined,
-    }),
-  );
-  app.use('*', hostGuard(config.legacyHosts, config.acceptedHosts));
-  app.use(
-    '*',
-    schemePolicy(
-      deps.runtime,
-      compileTrustedProxies(config.trustedProxies),
-      config.plainHttpCredentials,
-      config.listen.https?.port,
-      hostMatcher([...config.legacyHosts, ...(config.acceptedHosts ?? [])]),
-    ),
-  );
   const mappingContext = { memory: deps.shared?.memory ?? createMappingMemory(), options: { noPhotoImageUrl: config.api2.noPhotoImageUrl } };
   const searchCache = deps.shared?.searchCache !== undefined ? deps.shared.searchCache : createSearchCache(config);
   const upstreams = guardedUpstreams(deps.upstreams, config, deps.onBreaker);
@@ -88,7 +67,27 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
     ? new ShadowComparator({ maxConcurrent: config.traffic.shadow.maxConcurrent, ...(deps.onShadow ? { onRecord: deps.onShadow } : {}) })
     : null;
   deps.onTraffic?.({ shadow, breakers: upstreams.breakers });
-  app.all('*', dispatch({ config, upstreams, runtime: deps.runtime, mappingContext, searchCache, shadow }));
+  app.all(
+    '*',
+    requestContext({
+      runtime: deps.runtime,
+      maxUrlLength: config.limits.maxUrlLength,
+      sink: deps.onRecord,
+      details: logDetails ? { identifier: deps.identifier ?? identifierFromConfig(config.observability) } : undefined,
+      emit: logDetails ? deps.emitRecord : undefined,
+      guards: [
+        hostGuard(config.legacyHosts, config.acceptedHosts),
+        schemePolicy(
+          deps.runtime,
+          compileTrustedProxies(config.trustedProxies),
+          config.plainHttpCredentials,
+          config.listen.https?.port,
+          hostMatcher([...config.legacyHosts, ...(config.acceptedHosts ?? [])]),
+        ),
+      ],
+      dispatch: dispatch({ config, upstreams, runtime: deps.runtime, mappingContext, searchCache, shadow }),
+    }),
+  );
 
   app.onError((error, c) => {
     const record = c.get('record') as GatewayEnv['Variables']['record'] | undefined;

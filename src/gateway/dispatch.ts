@@ -1,6 +1,7 @@
 /**
- * The last handler of the chain: recognises the legacy operation, checks the request as the legacy
- * backend would (src/legacy/request-check.ts), and answers it the way its route says:
+ * The answer to a request the guards let through: recognises the legacy operation, checks the
+ * request as the legacy backend would (src/legacy/request-check.ts), and answers it the way its
+ * route says:
  *
  *   legacy   pass-through to the legacy backend
  *   api2     the operation's mapping, calling api2, answering in the legacy shape
@@ -13,7 +14,7 @@
  * upstream, once. `recipes.search` (GET) goes through the page cache in every mode.
  * Uncatalogued requests are passed to the legacy backend unchanged, or refused by config.
  */
-import type { Context, Handler } from 'hono';
+import type { Context } from 'hono';
 import { mappingFor } from '../../mappings/index.js';
 import type { MappingContext, OperationMapping } from '../../mappings/types.js';
 import { openApi2Exchange } from '../api2/port.js';
@@ -69,7 +70,7 @@ interface Attempt {
   readonly error: string | undefined;
 }
 
-export function dispatch(parts: DispatchParts): Handler<GatewayEnv> {
+export function dispatch(parts: DispatchParts): (c: Context<GatewayEnv>) => Promise<Response> {
   const { config, upstreams, runtime, mappingContext, searchCache, shadow } = parts;
   const routes = new RouteTable();
 

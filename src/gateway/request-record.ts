@@ -1,13 +1,13 @@
 /**
- * One record per request: what the gateway learned while answering it. Filled along the
- * middleware chain and handed to the `onRecord` sink when the answer is ready (the usage log and
- * the metrics, src/observability/). It never holds a secret: no api_key, no password, no
+ * One record per request: what the gateway learned while answering it. Filled as the request
+ * goes through the gateway and handed to the `onRecord` sink when the answer is ready (the usage
+ * log and the metrics, src/observability/). It never holds a secret: no api_key, no password, no
  * Authorization, no raw query. Clients and users appear only as keyed hashes.
  *
  * Who fills what:
  * - requestContext: requestId, startedAt, method, status, latencyMs, bytesIn, bytesOut, client,
- *   clientLabel, user (and operation/form when the chain stopped before dispatch);
- * - schemePolicy: scheme, insecure, absoluteForm;
+ *   clientLabel, user (and operation/form when a guard answered before dispatch);
+ * - schemePolicy (a guard): scheme, insecure, absoluteForm;
  * - dispatch: operation, pathTemplate, form, versionPrefix, mode, upstream, upstreamMs, cache, error.
  */
 import type { OperationId, PathFormKind } from '../catalogue/operations.js';

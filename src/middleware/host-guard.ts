@@ -4,10 +4,9 @@
  * naming a foreign host are refused earlier, by the runtime adapter, with the same rule:
  * `isLegacyAuthority`.) The upstream is always the configured one, never derived from `Host`.
  */
-import type { MiddlewareHandler } from 'hono';
 import { gatewayError } from '../http/gateway-error.js';
 import { wantsJson } from '../legacy/render.js';
-import type { GatewayEnv } from '../gateway/env.js';
+import type { Guard } from './guard.js';
 
 /** Host without port, lower-case; `[::1]:80` → `[::1]`. */
 export function hostnameOf(authority: string): string {
@@ -27,12 +26,13 @@ export function hostMatcher(hosts: readonly string[]): (authority: string) => bo
   };
 }
 
-export function hostGuard(legacyHosts: readonly string[], acceptedHosts: readonly string[] | undefined): MiddlewareHandler<GatewayEnv> {
-  if (!acceptedHosts) return async (_c, next) => next();
+/** No guard at all without `acceptedHosts` (any Host is served). */
+export function hostGuard(legacyHosts: readonly string[], acceptedHosts: readonly string[] | undefined): Guard | undefined {
+  if (!acceptedHosts) return undefined;
   const accepted = hostMatcher([...legacyHosts, ...acceptedHosts]);
-  return async (c, next) => {
+  return (c) => {
     const host = c.get('headers')['host'];
-    if (host && accepted(host)) return next();
+    if (host && accepted(host)) return undefined;
     c.get('record').error = 'misdirected';
     return gatewayError(
       421,

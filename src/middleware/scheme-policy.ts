@@ -6,12 +6,12 @@
  * A redirect only ever names a configured host (legacy or accepted): with any other `Host` the
  * request is refused instead, so the gateway never sends a client, and its api_key, elsewhere.
  */
-import type { MiddlewareHandler } from 'hono';
 import { carriesCredentials, viewClient } from '../http/client-view.js';
 import { gatewayError } from '../http/gateway-error.js';
 import type { PeerMatcher } from '../http/trusted-proxies.js';
 import { wantsJson } from '../legacy/render.js';
-import type { GatewayEnv, RuntimeBindings } from '../gateway/env.js';
+import type { RuntimeBindings } from '../gateway/env.js';
+import type { Guard } from './guard.js';
 import { hostnameOf } from './host-guard.js';
 
 export type PlainHttpPolicy = 'allow' | 'redirect' | 'reject';
@@ -23,18 +23,18 @@ export function schemePolicy(
   httpsPort: number | undefined,
   /** Hosts a redirect may name (legacy and accepted hosts): never one a client made up. */
   redirectable: (authority: string) => boolean,
-): MiddlewareHandler<GatewayEnv> {
-  return async (c, next) => {
+): Guard {
+  return (c) => {
     const headers = c.get('headers');
     const client = viewClient(runtime.peer(c), headers, trusted);
     c.set('client', client);
     const record = c.get('record');
     record.scheme = client.scheme;
     record.absoluteForm = runtime.absoluteForm(c);
-    if (client.scheme === 'https' || !carriesCredentials(c.get('target').query, headers)) return next();
+    if (client.scheme === 'https' || !carriesCredentials(c.get('target').query, headers)) return undefined;
 
     record.insecure = true;
-    if (policy === 'allow') return next();
+    if (policy === 'allow') return undefined;
     if (policy === 'redirect' && client.host && redirectable(client.host)) {
       const port = httpsPort && httpsPort !== 443 ? `:${httpsPort}` : '';
       const { path, query } = c.get('target');
