@@ -15,7 +15,8 @@ import { gatewayError } from '../http/gateway-error.js';
 import { RESPONSE_SHAPES } from '../legacy/records.js';
 import { renderLegacy } from '../legacy/render.js';
 import { upstreamFailure } from '../proxy/pass-through.js';
-import { utf8Length, withBodyLength } from '../observability/measure.js';
+import { answer as gatewayAnswer } from '../http/answer.js';
+import { utf8Length } from '../observability/measure.js';
 import { UpstreamError } from '../upstream/types.js';
 import type { Api2Exchange } from '../api2/port.js';
 
@@ -45,15 +46,8 @@ export async function answerThroughApi2(
     const shape = RESPONSE_SHAPES[operation.id];
     if (answer.status === 204 || answer.body === null) return { response: new Response(null, { status: 204 }) };
     const rendered = renderLegacy(answer.status, answer.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem);
-    return {
-      response: withBodyLength(
-        new Response(rendered.body, {
-          status: rendered.status,
-          headers: { 'content-type': rendered.contentType, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) },
-        }),
-        utf8Length(rendered.body),
-      ),
-    };
+    const headers = { 'content-type': rendered.contentType, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) };
+    return { response: gatewayAnswer(rendered.status, headers, rendered.body, utf8Length(rendered.body)) };
   } catch (error) {
     if (error instanceof Api2StatusError) {
       const status = legacyStatusOf(error.status);

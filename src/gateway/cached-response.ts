@@ -4,7 +4,7 @@
  * bytes; a served one gets `X-Cache` and honours `If-None-Match` against the stored ETag.
  */
 import type { CacheOutcome, StoredAnswer } from '../cache/page-cache.js';
-import { withBodyLength } from '../observability/measure.js';
+import { answer } from '../http/answer.js';
 
 /** Per-exchange headers: recomputed or meaningless for another exchange. */
 const NOT_KEPT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'set-cookie', 'x-cache']);
@@ -49,14 +49,11 @@ export function fromStored(stored: StoredAnswer, outcome: CacheOutcome, ifNoneMa
   const noBody = stored.status === 204 || stored.status === 304 || stored.body.byteLength === 0;
   const body = noBody ? null : (stored.body as Uint8Array<ArrayBuffer>);
   if (stored.setCookie.length === 0) {
-    // The adapter only reads this object (node-server writes it as it is), so one per answer is shared.
-    return withBodyLength(
-      new Response(body, { status: stored.status, headers: noBody ? { ...stored.headers, 'x-cache': outcome } : headersFor(stored, outcome) }),
-      body ? body.byteLength : 0,
-    );
+    // Shared by every answer of this page and outcome: neither the adapter nor the gateway mutates it.
+    return answer(stored.status, noBody ? { ...stored.headers, 'x-cache': outcome } : headersFor(stored, outcome), body, body ? body.byteLength : 0);
   }
   const headers = new Headers(stored.headers);
   for (const cookie of stored.setCookie) headers.append('set-cookie', cookie);
   headers.set('x-cache', outcome);
-  return withBodyLength(new Response(body, { status: stored.status, headers }), body ? body.byteLength : 0);
+  return new Response(body, { status: stored.status, headers });
 }

@@ -5,7 +5,8 @@
  */
 import type { FieldError } from '../legacy/params.js';
 import { renderError } from '../legacy/render.js';
-import { utf8Length, withBodyLength } from '../observability/measure.js';
+import { utf8Length } from '../observability/measure.js';
+import { answer } from './answer.js';
 
 export type GatewayErrorCode =
   | 'bad-target'
@@ -34,8 +35,6 @@ export function gatewayError(
   fieldErrors?: readonly FieldError[],
 ): Response {
   const rendered = renderError(status, message, json, fieldErrors);
-  return withBodyLength(new Response(rendered.body, {
-    status,
-    headers: { 'content-type': rendered.contentType, 'x-gateway-error': code, 'cache-control': 'no-store', vary: 'Accept' },
-  }), utf8Length(rendered.body));
+  const headers = { 'content-type': rendered.contentType, 'x-gateway-error': code, 'cache-control': 'no-store', vary: 'Accept' };
+  return answer(status, headers, rendered.body, utf8Length(rendered.body));
 }

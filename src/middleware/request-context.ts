@@ -11,6 +11,7 @@
  */
 import type { Context, Handler } from 'hono';
 import { RouteTable, uncataloguedTemplate } from '../catalogue/route-table.js';
+import { withHeader } from '../http/answer.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { endToEndHeaders } from '../http/headers.js';
 import { normaliseTarget, originFormOf } from '../http/target.js';
@@ -130,7 +131,10 @@ async function addDetails(
     const length = headers['content-length'];
     record.bytesIn = length === undefined ? 0 : Number(length) || 0;
   }
-  if (setHeader) {
+  const rebuilt = withHeader(response, REQUEST_ID_HEADER, record.requestId);
+  if (rebuilt) {
+    response = rebuilt;
+  } else if (setHeader) {
     setHeader(c, REQUEST_ID_HEADER, record.requestId);
   } else {
     try {

@@ -1,6 +1,7 @@
 /**
  * Small measurements for the request record, runtime-agnostic.
  */
+import { answerParts } from '../http/answer.js';
 
 /** Milliseconds rounded to 0.01 ms. */
 export function roundMs(ms: number): number {
@@ -9,29 +10,12 @@ export function roundMs(ms: number): number {
 
 const NO_BODY = new Set([101, 103, 204, 205, 304]);
 
-/**
- * Body sizes of the answers the gateway builds, noted when it builds them: the record then knows
- * `bytesOut` without reading the Response's headers (which costs a Headers object on
- * @hono/node-server) and without the runtime counting the bytes as they are written.
- */
-const bodyLengths = new WeakMap<Response, number>();
-
-/** Notes the body size of a Response the gateway just built, and returns the Response. */
-export function withBodyLength(response: Response, bytes: number): Response {
-  bodyLengths.set(response, bytes);
-  return response;
-}
-
 const encoder = new TextEncoder();
 
 /** Bytes of a string once UTF-8 encoded (ASCII fast path: the rendered legacy bodies mostly are). */
 export function utf8Length(text: string): number {
   // eslint-disable-next-line no-control-regex
   return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).byteLength;
-}
-
-export function knownBodyLength(response: Response): number | undefined {
-  return bodyLengths.get(response);
 }
 
 /**
@@ -42,8 +26,8 @@ export function knownBodyLength(response: Response): number | undefined {
  */
 export async function responseBytes(response: Response, method: string, countedLater = false): Promise<number | undefined> {
   if (method === 'HEAD' || NO_BODY.has(response.status)) return 0;
-  const known = bodyLengths.get(response);
-  if (known !== undefined) return known;
+  const known = answerParts(response);
+  if (known !== undefined) return known.bytes;
   // The runtime counts what it writes: reading the headers here would cost a Headers object.
   if (countedLater) return undefined;
   const length = response.headers.get('content-length');

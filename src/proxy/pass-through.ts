@@ -5,7 +5,7 @@
  */
 import { clientResponseHeaders } from '../http/headers.js';
 import { gatewayError } from '../http/gateway-error.js';
-import { withBodyLength } from '../observability/measure.js';
+import { answer as gatewayAnswer } from '../http/answer.js';
 import type { UpstreamClient, UpstreamError, UpstreamRequest, UpstreamResponse } from '../upstream/types.js';
 import { UpstreamError as UpstreamErrorClass } from '../upstream/types.js';
 
@@ -44,11 +44,13 @@ export function toClientResponse(answer: UpstreamResponse, method: string): Resp
   const body = noBody || answer.body.byteLength === 0 ? null : (answer.body as Uint8Array<ArrayBuffer>);
   // A known length keeps @hono/node-server on its fastest path (it need not count the body).
   if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.byteLength);
-  return withBodyLength(new Response(body, { status: answer.status, headers: toHeadersInit(headers) }), body ? body.byteLength : 0);
+  const init = toHeadersInit(headers);
+  if (init instanceof Headers) return new Response(body, { status: answer.status, headers: init });
+  return gatewayAnswer(answer.status, init, body, body ? body.byteLength : 0);
 }
 
 /** A plain object keeps @hono/node-server on its fast path; repeated headers need a Headers. */
-function toHeadersInit(headers: Record<string, string | string[]>): HeadersInit {
+function toHeadersInit(headers: Record<string, string | string[]>): Record<string, string> | Headers {
   let plain = true;
   for (const name in headers) {
     if (Array.isArray(headers[name])) {

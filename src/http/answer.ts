@@ -1,0 +1,41 @@
+/**
+ * Answers the gateway builds itself (its errors, pass-through answers, cached and mapped pages)
+ * are kept as their parts, status, a plain header object and a body of known size, beside the
+ * Response. The request context can then add a header (X-Request-Id) by building the Response
+ * once more from the parts, and the usage log knows the body's size, without reading the
+ * Response's headers: on @hono/node-server that would build a Headers object, and setting a
+ * header on the Node response instead takes Node's slow path for writing the head (measured:
+ * about 40 µs per request, a quarter of a cache hit's cost).
+ *
+ * A parts' header object is never mutated: it may be shared (a cached page's headers are built
+ * once per stored answer).
+ */
+
+export interface AnswerParts {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array<ArrayBuffer> | string | null;
+  /** Bytes of the body once encoded (0 without one). */
+  readonly bytes: number;
+}
+
+const partsOf = new WeakMap<Response, AnswerParts>();
+
+/** Builds an answer from its parts and keeps them. */
+export function answer(status: number, headers: Readonly<Record<string, string>>, body: Uint8Array<ArrayBuffer> | string | null, bytes: number): Response {
+  const response = new Response(body, { status, headers });
+  partsOf.set(response, { status, headers, body, bytes });
+  return response;
+}
+
+/** The parts of an answer built by `answer`, or undefined (a fetched Response, a Headers init). */
+export function answerParts(response: Response): AnswerParts | undefined {
+  return partsOf.get(response);
+}
+
+/** The same answer with one more header, or undefined when its parts are not known. */
+export function withHeader(response: Response, name: string, value: string): Response | undefined {
+  const parts = partsOf.get(response);
+  if (!parts) return undefined;
+  return answer(parts.status, { ...parts.headers, [name]: value }, parts.body, parts.bytes);
+}
