@@ -69,3 +69,32 @@ export function toLogFields(record: Readonly<RequestRecord>): LogFields {
   if (record.error !== undefined) fields.error = record.error;
   return fields;
 }
+
+const str = JSON.stringify;
+
+/**
+ * The whole usage-log line of a record, `{"level":…,"time":…,<fields>,"msg":"request"}` with the
+ * fields exactly as `JSON.stringify(toLogFields(record))` writes them, in the same order, built
+ * without the intermediate object (the line is written once per request; test/usage-log-line-is-
+ * the-json-of-its-fields.test.ts holds the two to the same bytes). No trailing newline.
+ */
+export function logLine(record: Readonly<RequestRecord>, level: number, time: number): string {
+  let line = `{"level":${level},"time":${time},"requestId":${str(record.requestId)},"method":${str(record.method)},"operation":${str(record.operation ?? UNROUTED)},"mode":${str(modeOf(record))},"insecure":${record.insecure},"status":${str(record.status ?? 0)}`;
+  if (record.routeMode !== undefined) line += `,"routeMode":${str(record.routeMode)}`;
+  if (record.fallback) line += ',"fallback":true';
+  if (record.pathTemplate !== undefined) line += `,"pathTemplate":${str(record.pathTemplate)}`;
+  if (record.form !== undefined) line += `,"form":${str(record.form)}`;
+  if (record.versionPrefix) line += `,"versionPrefix":${str(record.versionPrefix)}`;
+  if (record.absoluteForm) line += ',"absoluteForm":true';
+  if (record.scheme !== undefined) line += `,"scheme":${str(record.scheme)}`;
+  if (record.client !== undefined) line += `,"client":${str(record.client)}`;
+  if (record.clientLabel !== undefined) line += `,"clientLabel":${str(record.clientLabel)}`;
+  if (record.user !== undefined) line += `,"user":${str(record.user)}`;
+  if (record.latencyMs !== undefined) line += `,"latencyMs":${str(record.latencyMs)}`;
+  if (record.upstreamMs !== undefined) line += `,"upstreamMs":${str(record.upstreamMs)}`;
+  if (record.cache !== undefined) line += `,"cache":${str(record.cache)}`;
+  if (record.bytesIn !== undefined) line += `,"bytesIn":${str(record.bytesIn)}`;
+  if (record.bytesOut !== undefined) line += `,"bytesOut":${str(record.bytesOut)}`;
+  if (record.error !== undefined) line += `,"error":${str(record.error)}`;
+  return `${line},"msg":"${REQUEST_MESSAGE}"}`;
+}
