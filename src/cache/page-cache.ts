@@ -31,6 +31,12 @@ export interface FreshnessPolicy {
 
 export type CacheOutcome = 'HIT' | 'MISS' | 'STALE' | 'BYPASS';
 
+/** A served page and how it was served. */
+export interface Served {
+  readonly answer: StoredAnswer;
+  readonly outcome: CacheOutcome;
+}
+
 interface Entry {
   readonly answer: StoredAnswer;
   readonly storedAt: number;
@@ -109,10 +115,14 @@ export class PageCache {
     return { entries: this.entries.size, bytes: this.entries.calculatedSize };
   }
 
-  async serve(request: ServeRequest): Promise<{ answer: StoredAnswer; outcome: CacheOutcome }> {
+  /**
+   * A HIT or a STALE page is answered at once (no promise: nothing waits for it); a MISS or a
+   * BYPASS waits for the upstream.
+   */
+  serve(request: ServeRequest): Served | Promise<Served> {
     if (request.bypass) {
       this.counters.bypass += 1;
-      return { answer: await this.fetchAndStore(request, request.produce), outcome: 'BYPASS' };
+      return this.fetchAndStore(request, request.produce).then((answer) => ({ answer, outcome: 'BYPASS' as const }));
     }
     const entry = request.mayReadStored ? this.entries.get(request.key) : undefined;
     const age = entry ? this.now() - entry.storedAt : Infinity;
@@ -126,6 +136,10 @@ export class PageCache {
       return { answer: entry.answer, outcome: 'STALE' };
     }
     this.counters.misses += 1;
+    return this.serveMiss(request, entry, age);
+  }
+
+  private async serveMiss(request: ServeRequest, entry: Entry | undefined, age: number): Promise<Served> {
     let answer: StoredAnswer;
     try {
       answer = await this.fetchAndStore(request, request.produce);
@@ -147,7 +161,7 @@ export class PageCache {
     for (const key of [...(this.groups.get(group) ?? [])]) this.entries.delete(key);
   }
 
-  private staleOnError(entry: Entry): { answer: StoredAnswer; outcome: CacheOutcome } {
+  private staleOnError(entry: Entry): Served {
     this.counters.stale += 1;
     this.counters.misses -= 1;
     return { answer: entry.answer, outcome: 'STALE' };

@@ -21,7 +21,7 @@
 import { LRUCache } from 'lru-cache';
 import type { OperationId } from '../catalogue/operations.js';
 import { PageCache } from './page-cache.js';
-import type { CacheOutcome, FreshnessPolicy, StoredAnswer } from './page-cache.js';
+import type { FreshnessPolicy, Served, StoredAnswer } from './page-cache.js';
 import { searchCacheKey } from './search-key.js';
 import { createSecretHasher } from './secret-hasher.js';
 
@@ -64,11 +64,8 @@ export class SearchCache {
     this.knownKeys = new LRUCache({ max: 100_000, ttl: config.keyKnowledgeTtlMs });
   }
 
-  async serve(
-    request: SearchRequest,
-    produce: () => Promise<StoredAnswer>,
-    refresh: () => Promise<StoredAnswer>,
-  ): Promise<{ answer: StoredAnswer; outcome: CacheOutcome }> {
+  /** At once for a HIT or a STALE page (see PageCache.serve), else once the upstream answered. */
+  serve(request: SearchRequest, produce: () => Promise<StoredAnswer>, refresh: () => Promise<StoredAnswer>): Served | Promise<Served> {
     const keyHash = this.hash(`api_key\n${request.apiKey}`);
     const userHash = request.authorization ? this.hash(`authorization\n${request.authorization}`) : null;
     const key = searchCacheKey(request.values, {

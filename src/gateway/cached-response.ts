@@ -44,13 +44,14 @@ export function fromStored(stored: StoredAnswer, outcome: CacheOutcome, ifNoneMa
     const headers: Record<string, string> = { etag, 'x-cache': outcome };
     if (stored.headers['vary']) headers['vary'] = stored.headers['vary'];
     if (stored.headers['cache-control']) headers['cache-control'] = stored.headers['cache-control'];
-    return new Response(null, { status: 304, headers });
+    return answer(304, headers, null, 0);
   }
   const noBody = stored.status === 204 || stored.status === 304 || stored.body.byteLength === 0;
   const body = noBody ? null : (stored.body as Uint8Array<ArrayBuffer>);
   if (stored.setCookie.length === 0) {
-    // Shared by every answer of this page and outcome: neither the adapter nor the gateway mutates it.
-    return answer(stored.status, noBody ? { ...stored.headers, 'x-cache': outcome } : headersFor(stored, outcome), body, body ? body.byteLength : 0);
+    if (!body) return answer(stored.status, { ...stored.headers, 'x-cache': outcome }, null, 0);
+    // Shared by every answer of this page and outcome (marked so: a header is added to a copy).
+    return answer(stored.status, headersFor(stored, outcome), body, body.byteLength, true);
   }
   const headers = new Headers(stored.headers);
   for (const cookie of stored.setCookie) headers.append('set-cookie', cookie);

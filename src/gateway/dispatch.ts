@@ -18,6 +18,7 @@ import type { Context } from 'hono';
 import { mappingFor } from '../../mappings/index.js';
 import type { MappingContext, OperationMapping } from '../../mappings/types.js';
 import { openApi2Exchange } from '../api2/port.js';
+import type { Served } from '../cache/page-cache.js';
 import type { SearchCache } from '../cache/search-cache.js';
 import { RouteTable, uncataloguedTemplate } from '../catalogue/route-table.js';
 import type { RouteMatch } from '../catalogue/route-table.js';
@@ -38,6 +39,7 @@ import { answerThroughApi2 } from './api2-route.js';
 import { fromStored, toStored } from './cached-response.js';
 import type { GatewayEnv, RuntimeBindings } from './env.js';
 import { readRequestBody } from './read-body.js';
+import type { BodyRead } from './read-body.js';
 import type { RequestRecord } from './request-record.js';
 
 export interface Upstreams {
@@ -70,7 +72,7 @@ interface Attempt {
   readonly error: string | undefined;
 }
 
-export function dispatch(parts: DispatchParts): (c: Context<GatewayEnv>) => Promise<Response> {
+export function dispatch(parts: DispatchParts): (c: Context<GatewayEnv>) => Response | Promise<Response> {
   const { config, upstreams, runtime, mappingContext, searchCache, shadow } = parts;
   const routes = new RouteTable();
 
@@ -198,12 +200,15 @@ export function dispatch(parts: DispatchParts): (c: Context<GatewayEnv>) => Prom
     });
   };
 
-  /** recipes.search through the page cache; X-Cache tells the client what happened. */
-  const cachedSearch = async (c: Context<GatewayEnv>, cache: SearchCache, match: RouteMatch, checked: Checked, json: boolean): Promise<Response> => {
+  /**
+   * recipes.search through the page cache; X-Cache tells the client what happened. A HIT or a
+   * STALE page is answered without a promise (nothing waits for it).
+   */
+  const cachedSearch = (c: Context<GatewayEnv>, cache: SearchCache, match: RouteMatch, checked: Checked, json: boolean): Response | Promise<Response> => {
     const headers = c.get('headers');
     const record = c.get('record');
     const side = chooseSide(c, match, checked, mappingFor(match.operation.id));
-    const { answer: stored, outcome } = await cache.serve(
+    const served = cache.serve(
       {
         values: checked.values,
         apiKey: checked.apiKey,
@@ -221,13 +226,60 @@ export function dispatch(parts: DispatchParts): (c: Context<GatewayEnv>) => Prom
       },
       async () => toStored((await answerChecked(c, match, checked, null, json, undefined)).response),
     );
-    record.cache = outcome;
-    record.mode ??= side;
-    return fromStored(stored, outcome, headers['if-none-match']);
+    const answer = ({ answer: stored, outcome }: Served): Response => {
+      record.cache = outcome;
+      record.mode ??= side;
+      return fromStored(stored, outcome, headers['if-none-match']);
+    };
+    return served instanceof Promise ? served.then(answer) : answer(served);
   };
 
-  return async (c) => {
-    const { path, query } = c.get('target');
+  /** A recognised (or uncatalogued) request whose body is read: checked, then answered. */
+  const answerRead = (c: Context<GatewayEnv>, match: RouteMatch | null, read: BodyRead, json: boolean): Response | Promise<Response> => {
+    const headers = c.get('headers');
+    const record = c.get('record');
+    if (!read.ok) {
+      record.error = 'body-too-large';
+      return gatewayError(413, 'body-too-large', `The request body is larger than ${read.limit} bytes.`, json);
+    }
+    if (!match) {
+      return callLegacy(c, null, read.body, json, runtime.clientSignal(c)).then((attempt) => {
+        learn(record, attempt);
+        return attempt.response;
+      });
+    }
+
+    const checked = checkLegacyRequest(match, {
+      query: c.get('target').query,
+      contentType: headers['content-type'],
+      authorization: headers['authorization'],
+      body: read.body,
+    });
+    if (!checked.ok) {
+      const code = checked.status === 400 ? 'invalid-request' : 'unauthenticated';
+      record.error = code;
+      return gatewayError(checked.status, code, checked.message, json, checked.errors);
+    }
+
+    if (searchCache && match.operation.id === 'recipes.search' && c.req.method === 'GET') {
+      const response = cachedSearch(c, searchCache, match, checked, json);
+      if (!shadow) return response;
+      return Promise.resolve(response).then((r) => withShadow(c, match, checked, r, json));
+    }
+    return answerChecked(c, match, checked, read.body, json, runtime.clientSignal(c)).then((attempt) => {
+      learn(record, attempt);
+      if (searchCache && !match.operation.safe && attempt.response.status < 300) searchCache.afterWrite(match.operation.id, headers['authorization']);
+      return shadow ? withShadow(c, match, checked, attempt.response, json) : attempt.response;
+    });
+  };
+
+  const withShadow = async (c: Context<GatewayEnv>, match: RouteMatch, checked: Checked, response: Response, json: boolean): Promise<Response> => {
+    if (response.status < 500) await offerShadow(c, match, checked, response, json);
+    return response;
+  };
+
+  return (c) => {
+    const { path } = c.get('target');
     const headers = c.get('headers');
     const record = c.get('record');
     const method = c.req.method;
@@ -248,47 +300,16 @@ export function dispatch(parts: DispatchParts): (c: Context<GatewayEnv>) => Prom
       }
     }
 
-    let read: Awaited<ReturnType<typeof readRequestBody>>;
-    try {
-      read = await readRequestBody(c, headers, config.limits.maxRequestBodyBytes);
-    } catch {
-      // The client went away (or Node's request timeout cut it) while sending its body: nobody
-      // will read an answer, and nothing was sent upstream. Not a gateway failure.
-      record.error = 'client-gone';
-      return new Response(null, { status: 499 });
-    }
-    if (!read.ok) {
-      record.error = 'body-too-large';
-      return gatewayError(413, 'body-too-large', `The request body is larger than ${read.limit} bytes.`, json);
-    }
-    if (!match) {
-      const attempt = await callLegacy(c, null, read.body, json, runtime.clientSignal(c));
-      learn(record, attempt);
-      return attempt.response;
-    }
-
-    const checked = checkLegacyRequest(match, {
-      query,
-      contentType: headers['content-type'],
-      authorization: headers['authorization'],
-      body: read.body,
-    });
-    if (!checked.ok) {
-      const code = checked.status === 400 ? 'invalid-request' : 'unauthenticated';
-      record.error = code;
-      return gatewayError(checked.status, code, checked.message, json, checked.errors);
-    }
-
-    let response: Response;
-    if (searchCache && match.operation.id === 'recipes.search' && method === 'GET') {
-      response = await cachedSearch(c, searchCache, match, checked, json);
-    } else {
-      const attempt = await answerChecked(c, match, checked, read.body, json, runtime.clientSignal(c));
-      learn(record, attempt);
-      response = attempt.response;
-      if (searchCache && !match.operation.safe && response.status < 300) searchCache.afterWrite(match.operation.id, headers['authorization']);
-    }
-    if (shadow && response.status < 500) await offerShadow(c, match, checked, response, json);
-    return response;
+    const read = readRequestBody(c, headers, config.limits.maxRequestBodyBytes);
+    if (!(read instanceof Promise)) return answerRead(c, match, read, json);
+    return read.then(
+      (body) => answerRead(c, match, body, json),
+      () => {
+        // The client went away (or Node's request timeout cut it) while sending its body: nobody
+        // will read an answer, and nothing was sent upstream. Not a gateway failure.
+        record.error = 'client-gone';
+        return new Response(null, { status: 499 });
+      },
+    );
   };
 }

@@ -11,14 +11,21 @@ import { readWithin } from '../http/bounded-read.js';
 
 export type BodyRead = { ok: true; body: Uint8Array | null } | { ok: false; limit: number };
 
-export async function readRequestBody(c: Context, headers: Record<string, string>, limit: number): Promise<BodyRead> {
+const NO_BODY: BodyRead = { ok: true, body: null };
+
+/** Known at once when there is nothing to read (GET, HEAD, no body, a declared length over the limit). */
+export function readRequestBody(c: Context, headers: Record<string, string>, limit: number): BodyRead | Promise<BodyRead> {
   const method = c.req.method;
-  if (method === 'GET' || method === 'HEAD') return { ok: true, body: null };
+  if (method === 'GET' || method === 'HEAD') return NO_BODY;
   const declared = headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return { ok: false, limit };
-  if (declared === '0') return { ok: true, body: null };
-  if (declared === undefined && headers['transfer-encoding'] === undefined) return { ok: true, body: null };
+  if (declared === '0') return NO_BODY;
+  if (declared === undefined && headers['transfer-encoding'] === undefined) return NO_BODY;
   if (declared === undefined) return readBounded(c.req.raw.body, limit);
+  return readDeclared(c, limit);
+}
+
+async function readDeclared(c: Context, limit: number): Promise<BodyRead> {
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   if (bytes.byteLength > limit) return { ok: false, limit };
   return { ok: true, body: bytes.byteLength > 0 ? bytes : null };

@@ -7,24 +7,35 @@
  * header on the Node response instead takes Node's slow path for writing the head (measured:
  * about 40 µs per request, a quarter of a cache hit's cost).
  *
- * A parts' header object is never mutated: it may be shared (a cached page's headers are built
- * once per stored answer).
+ * A header object marked shared (a cached page's, built once per stored answer) is copied before
+ * a header is added; any other belongs to its one answer, and gets the header in place.
  */
 
 export interface AnswerParts {
   readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
+  readonly headers: Record<string, string>;
   readonly body: Uint8Array<ArrayBuffer> | string | null;
   /** Bytes of the body once encoded (0 without one). */
   readonly bytes: number;
+  /** The header object is shared with other answers: never mutate it. */
+  readonly sharedHeaders: boolean;
 }
 
 const partsOf = new WeakMap<Response, AnswerParts>();
 
-/** Builds an answer from its parts and keeps them. */
-export function answer(status: number, headers: Readonly<Record<string, string>>, body: Uint8Array<ArrayBuffer> | string | null, bytes: number): Response {
+/**
+ * Builds an answer from its parts and keeps them. The header object becomes the answer's own
+ * unless `sharedHeaders` says others use it too.
+ */
+export function answer(
+  status: number,
+  headers: Record<string, string>,
+  body: Uint8Array<ArrayBuffer> | string | null,
+  bytes: number,
+  sharedHeaders = false,
+): Response {
   const response = new Response(body, { status, headers });
-  partsOf.set(response, { status, headers, body, bytes });
+  partsOf.set(response, { status, headers, body, bytes, sharedHeaders });
   return response;
 }
 
@@ -37,5 +48,8 @@ export function answerParts(response: Response): AnswerParts | undefined {
 export function withHeader(response: Response, name: string, value: string): Response | undefined {
   const parts = partsOf.get(response);
   if (!parts) return undefined;
-  return answer(parts.status, { ...parts.headers, [name]: value }, parts.body, parts.bytes);
+  // The Response made from the parts is dropped: only the new one is ever sent or read.
+  const headers = parts.sharedHeaders ? { ...parts.headers } : parts.headers;
+  headers[name] = value;
+  return answer(parts.status, headers, parts.body, parts.bytes);
 }

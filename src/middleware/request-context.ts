@@ -53,7 +53,7 @@ export function requestContext(options: RequestContextOptions): Handler<GatewayE
   const readHeaders = options.runtime?.requestHeaders;
   const setHeader = options.runtime?.setResponseHeader;
   const preNormalised = options.runtime?.normalisedTarget;
-  return async (c) => {
+  return (c) => {
     const started = performance.now();
     const headers = endToEndHeaders(readHeaders ? readHeaders(c) : c.req.header());
     const record: RequestRecord = {
@@ -69,37 +69,49 @@ export function requestContext(options: RequestContextOptions): Handler<GatewayE
     const checkedBefore = preNormalised?.(c);
     const originForm = checkedBefore ? '' : originFormOf(c.req.url);
     const target = checkedBefore ? ({ ok: true, ...checkedBefore } as const) : normaliseTarget(originForm, maxUrlLength);
-    let query = '';
-    let response: Response;
+    // The record is finished once the answer is known: at once when nothing had to wait (a
+    // refusal, a cache HIT), else when dispatch's promise settles.
+    const finish = (response: Response, query: string): Response | Promise<Response> => {
+      if (!sink) return response;
+      record.status = response.status;
+      const detailed = details ? addDetails(c, response, record, headers, query, details.identifier, countLater, setHeader) : response;
+      const send = (final: Response): Response => {
+        record.latencyMs = roundMs(performance.now() - started);
+        c.res = final;
+        emit(c, record, sink);
+        return final;
+      };
+      return detailed instanceof Promise ? detailed.then(send) : send(detailed);
+    };
+
     if (!target.ok) {
-      // Only to hash the client of a refused target; never forwarded.
-      query = originForm.includes('?') ? originForm.slice(originForm.indexOf('?') + 1) : '';
       record.error = 'bad-target';
-      response = gatewayError(target.status, 'bad-target', `The request target is refused: ${target.reason}.`, wantsJson(headers['accept'], headers['content-type']));
-    } else {
-      query = target.query;
-      c.set('target', { path: target.path, query: target.query });
-      response = runGuards(guards, c) ?? (await answer(c, record, dispatch));
-      if (record.operation === null && sink) resolveOperation(routes, record, target.path);
+      const refusal = gatewayError(target.status, 'bad-target', `The request target is refused: ${target.reason}.`, wantsJson(headers['accept'], headers['content-type']));
+      // The query only hashes the client of a refused target; it is never forwarded.
+      return finish(refusal, originForm.includes('?') ? originForm.slice(originForm.indexOf('?') + 1) : '');
     }
-    if (!sink) return response;
-    record.status = response.status;
-    if (details) response = await addDetails(c, response, record, headers, query, details.identifier, countLater, setHeader);
-    record.latencyMs = roundMs(performance.now() - started);
-    c.res = response;
-    emit(c, record, sink);
-    return response;
+    c.set('target', { path: target.path, query: target.query });
+    const answered = runGuards(guards, c) ?? answerSafely(c, record, dispatch);
+    const done = (response: Response): Response | Promise<Response> => {
+      if (record.operation === null && sink) resolveOperation(routes, record, target.path);
+      return finish(response, target.query);
+    };
+    return answered instanceof Promise ? answered.then(done) : done(answered);
   };
 }
 
 /** Dispatch's answer; a failure of the gateway itself is a 500 in the legacy shape, and is recorded. */
-async function answer(c: Context<GatewayEnv>, record: RequestRecord, dispatch: RequestContextOptions['dispatch']): Promise<Response> {
-  try {
-    return await dispatch(c);
-  } catch (error) {
+function answerSafely(c: Context<GatewayEnv>, record: RequestRecord, dispatch: RequestContextOptions['dispatch']): Response | Promise<Response> {
+  const failed = (error: unknown): Response => {
     record.error = 'internal';
     console.error(JSON.stringify({ level: 'error', msg: 'unhandled gateway error', error: String(error) }));
     return gatewayError(500, 'internal', 'The gateway failed to answer this request.', true);
+  };
+  try {
+    const answer = dispatch(c);
+    return answer instanceof Promise ? answer.catch(failed) : answer;
+  } catch (error) {
+    return failed(error);
   }
 }
 
@@ -115,8 +127,11 @@ function resolveOperation(routes: RouteTable, record: RequestRecord, path: strin
   }
 }
 
-/** Fills the usage log's extras; returns the answer to send (a copy when its headers were immutable). */
-async function addDetails(
+/**
+ * Fills the usage log's extras; returns the answer to send (a copy when its headers were
+ * immutable). At once, unless the body's size must be read from an answer of unknown parts.
+ */
+function addDetails(
   c: Context<GatewayEnv>,
   response: Response,
   record: RequestRecord,
@@ -125,7 +140,7 @@ async function addDetails(
   identifier: Identifier,
   countLater: boolean,
   setHeader: RuntimeBindings['setResponseHeader'],
-): Promise<Response> {
+): Response | Promise<Response> {
   identifier.identify(record, query, headers['authorization']);
   if (record.bytesIn === undefined) {
     const length = headers['content-length'];
@@ -145,6 +160,15 @@ async function addDetails(
       response.headers.set(REQUEST_ID_HEADER, record.requestId);
     }
   }
-  if (record.bytesOut === undefined) record.bytesOut = await responseBytes(response, record.method, countLater);
-  return response;
+  if (record.bytesOut !== undefined) return response;
+  const bytes = responseBytes(response, record.method, countLater);
+  if (!(bytes instanceof Promise)) {
+    record.bytesOut = bytes;
+    return response;
+  }
+  const sent = response;
+  return bytes.then((counted) => {
+    record.bytesOut = counted;
+    return sent;
+  });
 }

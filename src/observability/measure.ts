@@ -24,7 +24,7 @@ export function utf8Length(text: string): number {
  * answer without a length that the gateway did not build itself), and whenever the runtime counts
  * the written bytes itself (`countedLater`).
  */
-export async function responseBytes(response: Response, method: string, countedLater = false): Promise<number | undefined> {
+export function responseBytes(response: Response, method: string, countedLater = false): number | undefined | Promise<number> {
   if (method === 'HEAD' || NO_BODY.has(response.status)) return 0;
   const known = answerParts(response);
   if (known !== undefined) return known.bytes;
@@ -32,8 +32,7 @@ export async function responseBytes(response: Response, method: string, countedL
   if (countedLater) return undefined;
   const length = response.headers.get('content-length');
   if (length !== null) return Number(length) || 0;
-  if (countedLater) return undefined;
   // Not `response.body`: on @hono/node-server reading it leaves the adapter's fast path.
-  if (response.headers.has('x-gateway-error')) return (await response.clone().arrayBuffer()).byteLength;
+  if (response.headers.has('x-gateway-error')) return response.clone().arrayBuffer().then((bytes) => bytes.byteLength);
   return undefined;
 }
