@@ -64,7 +64,7 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
     const gateways = new Map<TargetId, Child>();
     const starts = [
       ...GATEWAY_TARGETS.map(async (target) => {
-        const execArgv = target === 'gw-legacy' && options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+        const execArgv = target === (process.env['BENCH_PROFILE_TARGET'] ?? 'gw-legacy') && options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
         const child = await forkChild(target, './gateway-child.ts', { config: gatewayConfig(target, upstreamInfo) }, { execArgv });
         children.push(child);
         gateways.set(target, child);

@@ -16,8 +16,9 @@ import { RESPONSE_SHAPES } from '../legacy/records.js';
 import { renderLegacy } from '../legacy/render.js';
 import { upstreamFailure } from '../proxy/pass-through.js';
 import { answer as gatewayAnswer } from '../http/answer.js';
-import { utf8Length } from '../observability/measure.js';
 import { UpstreamError } from '../upstream/types.js';
+
+const encoder = new TextEncoder();
 import type { Api2Exchange } from '../api2/port.js';
 
 export interface Api2Outcome {
@@ -47,7 +48,9 @@ export async function answerThroughApi2(
     if (answer.status === 204 || answer.body === null) return { response: new Response(null, { status: 204 }) };
     const rendered = renderLegacy(answer.status, answer.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem);
     const headers = { 'content-type': rendered.contentType, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) };
-    return { response: gatewayAnswer(rendered.status, headers, rendered.body, utf8Length(rendered.body)) };
+    // Encoded once here: the byte count is then known, and the runtime writes the bytes as they are.
+    const body = encoder.encode(rendered.body);
+    return { response: gatewayAnswer(rendered.status, headers, body, body.byteLength) };
   } catch (error) {
     if (error instanceof Api2StatusError) {
       const status = legacyStatusOf(error.status);
