@@ -23,8 +23,12 @@ const KEEP_IN_VIEW = new Set(['content-length', 'transfer-encoding', 'host']);
 /** Also never forwarded upstream: the gateway sets or recomputes these itself. */
 const REQUEST_ONLY_DROPS = new Set(['host', 'content-length', 'expect', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'forwarded']);
 
+/** What nearly every `Connection` header says; it names no header to drop. */
+const PLAIN_CONNECTION = /^\s*(?:keep-alive|close)\s*$/i;
+
 function namedInConnection(value: string | string[] | undefined): Set<string> | null {
   if (!value) return null;
+  if (typeof value === 'string' && PLAIN_CONNECTION.test(value)) return null;
   const joined = Array.isArray(value) ? value.join(',') : value;
   const names = joined
     .split(',')
