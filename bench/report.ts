@@ -65,8 +65,22 @@ export interface CacheMemory {
   readonly evicted: number;
 }
 
+/**
+ * Latency without queueing: direct and pass-through over one connection, one request at a time.
+ * With 50 connections a single-threaded process answers requests that arrive together one after
+ * the other, so the p99 there grows with the time each one takes times the queue (Little's law:
+ * p50 ≈ connections / req/s) and says more about req/s than about the time the gateway adds to
+ * one request; this says the latter. Reported, not judged (the target is for 50 connections).
+ */
+export interface UnqueuedLatency {
+  readonly connections: 1;
+  readonly direct: { readonly p50Ms: number; readonly p99Ms: number };
+  readonly passthrough: { readonly p50Ms: number; readonly p99Ms: number };
+}
+
 export interface BenchReport {
   readonly cacheMemory: CacheMemory;
+  readonly unqueued: UnqueuedLatency;
   readonly command: string;
   readonly machine: Machine;
   readonly settings: {
@@ -120,7 +134,12 @@ export function summarize(id: ScenarioId, label: string, rounds: readonly Measur
 
 const MB = 1_000_000;
 
-export function ratios(scenarios: readonly ScenarioSummary[], gatewayRssBytes: number, connections: number, cacheFull: boolean): Ratio[] {
+export function ratios(
+  scenarios: readonly ScenarioSummary[],
+  gatewayRssBytes: number,
+  connections: number,
+  cacheFull: boolean,
+): Ratio[] {
   const get = (id: ScenarioId): ScenarioSummary => {
     const found = scenarios.find((s) => s.id === id);
     if (!found) throw new Error(`scenario ${id} was not measured`);
@@ -157,6 +176,7 @@ export function ratios(scenarios: readonly ScenarioSummary[], gatewayRssBytes: n
       2,
       connections === 50 ? undefined : `target is for 50 connections; measured at ${connections}`,
     ),
+
     ratio(
       'gateway-rss-mb',
       'RSS of the cache gateway after the bench, cache full',
@@ -232,6 +252,12 @@ export function renderText(report: BenchReport): string {
   const f = report.cacheFill;
   lines.push(
     `cache fill: ${f.pages}/${f.planned} distinct pages in ${fixed(f.seconds, 1)} s, ${f.failed} failed, ${f.full ? 'full (first page evicted)' : 'NOT full'}`,
+  );
+  const one = report.unqueued;
+  lines.push(
+    `one connection (no queue): direct p50 ${fixed(one.direct.p50Ms, 3)} / p99 ${fixed(one.direct.p99Ms, 3)} ms, ` +
+      `pass-through p50 ${fixed(one.passthrough.p50Ms, 3)} / p99 ${fixed(one.passthrough.p99Ms, 3)} ms: ` +
+      `p99 added ${fixed(one.passthrough.p99Ms - one.direct.p99Ms, 3)} ms`,
   );
   lines.push(`RSS after the bench: ${report.rss.map((r) => `${r.target} ${fixed(r.bytes / MB, 1)} MB`).join(', ')}`);
   const cm = report.cacheMemory;

@@ -14,8 +14,8 @@ import { runLoad } from './load.js';
 import type { Measurement } from './load.js';
 import type { BenchOptions } from './options.js';
 import { closeProbes, probe } from './probe.js';
-import { machine, ratios, summarize } from './report.js';
-import type { BenchReport, RssReading } from './report.js';
+import { machine, median, ratios, summarize } from './report.js';
+import type { BenchReport, RssReading, UnqueuedLatency } from './report.js';
 import { GATEWAY_TARGETS, REQUEST_HEADERS, SCENARIOS, gatewayConfig } from './scenarios.js';
 import type { Scenario, ScenarioId, TargetId, UpstreamInfo } from './scenarios.js';
 import { SEARCH_TARGET } from './pages.js';
@@ -138,6 +138,21 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
     }
     const scenarios = SCENARIOS.map((s) => summarize(s.id, s.label, rounds.get(s.id) ?? []));
 
+    // Latency without queueing: one connection, direct and pass-through alternated, median p50/p99.
+    const passthroughScenario = SCENARIOS.find((s) => s.id === 'passthrough');
+    const directScenario = SCENARIOS.find((s) => s.id === 'direct');
+    if (!passthroughScenario || !directScenario) throw new Error('direct and pass-through scenarios are required');
+    const single: Record<'direct' | 'passthrough', Measurement[]> = { direct: [], passthrough: [] };
+    for (let round = 0; round < options.rounds; round++) {
+      for (const scenario of round % 2 === 0 ? [directScenario, passthroughScenario] : [passthroughScenario, directScenario]) {
+        const result = await runLoad({ url: urlOf(scenario), headers: REQUEST_HEADERS, connections: 1, durationS: options.durationS / 2 });
+        single[scenario.id as 'direct' | 'passthrough'].push(result);
+        log(`one connection ${round + 1}/${options.rounds} ${scenario.id.padEnd(12)} p50 ${result.p50Ms.toFixed(3)} ms  p99 ${result.p99Ms.toFixed(3)} ms  errors ${result.errors}`);
+      }
+    }
+    const latencyOf = (runs: readonly Measurement[]) => ({ p50Ms: median(runs.map((m) => m.p50Ms)), p99Ms: median(runs.map((m) => m.p99Ms)) });
+    const unqueued: UnqueuedLatency = { connections: 1, direct: latencyOf(single.direct), passthrough: latencyOf(single.passthrough) };
+
     // RSS: the cache gateway with its cache filled to the default byte bound.
     const cacheGateway = gateways.get('gw-cache');
     if (!cacheGateway) throw new Error('cache gateway missing');
@@ -176,6 +191,7 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
       pages: { legacyBytes, api2Bytes: count(upstreams.info, 'api2Bytes'), mappedBytes, entries: count(upstreams.info, 'entries') },
       scenarios,
       ratios: ratios(scenarios, cacheRss, options.connections, cacheFill.full),
+      unqueued,
       rss,
       cacheFill,
       startedAt,

@@ -72,6 +72,10 @@ describe('npm run bench -- --smoke', () => {
       expect(Number.isFinite(ratio.value), ratio.id).toBe(true);
       expect(typeof ratio.pass, ratio.id).toBe('boolean');
     }
+    for (const side of [report.unqueued.direct, report.unqueued.passthrough]) {
+      expect(Number.isFinite(side.p50Ms) && Number.isFinite(side.p99Ms)).toBe(true);
+    }
+    expect(run.stdout).toContain('one connection (no queue)');
     expect(report.machine.cores).toBeGreaterThan(0);
     expect(report.command).toContain('--smoke');
 
