@@ -21,7 +21,9 @@ export interface AnswerParts {
   readonly sharedHeaders: boolean;
 }
 
-const partsOf = new WeakMap<Response, AnswerParts>();
+/** Kept on the Response itself (not in a WeakMap: weak tables cost the collector work per answer). */
+const PARTS = Symbol('recipe-gateway.answerParts');
+type WithParts = Response & { [PARTS]?: AnswerParts };
 
 /**
  * Builds an answer from its parts and keeps them. The header object becomes the answer's own
@@ -35,18 +37,18 @@ export function answer(
   sharedHeaders = false,
 ): Response {
   const response = new Response(body, { status, headers });
-  partsOf.set(response, { status, headers, body, bytes, sharedHeaders });
+  (response as WithParts)[PARTS] = { status, headers, body, bytes, sharedHeaders };
   return response;
 }
 
 /** The parts of an answer built by `answer`, or undefined (a fetched Response, a Headers init). */
 export function answerParts(response: Response): AnswerParts | undefined {
-  return partsOf.get(response);
+  return (response as WithParts)[PARTS];
 }
 
 /** The same answer with one more header, or undefined when its parts are not known. */
 export function withHeader(response: Response, name: string, value: string): Response | undefined {
-  const parts = partsOf.get(response);
+  const parts = (response as WithParts)[PARTS];
   if (!parts) return undefined;
   // The Response made from the parts is dropped: only the new one is ever sent or read.
   const headers = parts.sharedHeaders ? { ...parts.headers } : parts.headers;

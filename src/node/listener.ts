@@ -20,9 +20,24 @@ import { REQUEST_ID_HEADER } from '../observability/request-id.js';
 import { finishRefusal, startRefusal } from '../observability/refusal-record.js';
 import type { RefusalObserver } from '../observability/refusal-record.js';
 
-export const absoluteFormRequests = new WeakSet<IncomingMessage>();
-/** The target as normalised here, so the core does not normalise it a second time. */
-export const normalisedTargets = new WeakMap<IncomingMessage, { path: string; query: string }>();
+/**
+ * What the listener learned about a request, kept on the request itself (a symbol-keyed property,
+ * not a WeakMap: weak tables cost the garbage collector work on every request that passes).
+ */
+const CHECKED = Symbol('recipe-gateway.checked');
+
+interface Checked {
+  /** The target as normalised here, so the core does not normalise it a second time. */
+  readonly target: { readonly path: string; readonly query: string };
+  readonly absoluteForm: boolean;
+}
+
+type CheckedRequest = IncomingMessage & { [CHECKED]?: Checked };
+
+/** The listener's findings on a request it let through, if it did. */
+export function checkedBefore(req: IncomingMessage): Checked | undefined {
+  return (req as CheckedRequest)[CHECKED];
+}
 
 const ABSOLUTE_FORM = /^(https?):\/\/([^/?#]*)(.*)$/i;
 /** A host name or address with an optional port (RFC 9110 7.2); HTTP/1.1 requires one. */
@@ -62,7 +77,6 @@ export function createNodeListener(app: FetchTarget, options: ListenerOptions) {
       target = rest.startsWith('/') ? rest : `/${rest}`;
       req.url = target;
       req.headers.host = authority;
-      absoluteFormRequests.add(req);
     }
     const host = req.headers.host;
     if (!host || !VALID_HOST.test(host)) {
@@ -72,7 +86,7 @@ export function createNodeListener(app: FetchTarget, options: ListenerOptions) {
     if (!checked.ok) {
       return refuse(gatewayError(checked.status, 'bad-target', `The request target is refused: ${checked.reason}.`, json));
     }
-    normalisedTargets.set(req, { path: checked.path, query: checked.query });
+    (req as CheckedRequest)[CHECKED] = { target: { path: checked.path, query: checked.query }, absoluteForm };
     void honoListener(req, res);
   };
 }

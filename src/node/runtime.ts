@@ -8,7 +8,7 @@ import type { HttpBindings } from '@hono/node-server';
 import type { ServerResponse } from 'node:http';
 import type { RuntimeBindings } from '../gateway/env.js';
 import type { AbortSignalLike } from '../upstream/types.js';
-import { absoluteFormRequests, normalisedTargets } from './listener.js';
+import { checkedBefore } from './listener.js';
 
 /** "The client went away": the answer closed before it was finished. No AbortController needed. */
 function responseGone(outgoing: ServerResponse): AbortSignalLike {
@@ -42,7 +42,7 @@ export const nodeRuntime: RuntimeBindings = {
     return responseGone((c.env as HttpBindings).outgoing);
   },
   absoluteForm(c: Context) {
-    return absoluteFormRequests.has((c.env as HttpBindings).incoming);
+    return checkedBefore((c.env as HttpBindings).incoming)?.absoluteForm === true;
   },
   requestHeaders(c: Context) {
     // Node's parsed headers: lower-case names, repeated values joined (set-cookie aside, which a
@@ -50,7 +50,7 @@ export const nodeRuntime: RuntimeBindings = {
     return (c.env as HttpBindings).incoming.headers as Record<string, string>;
   },
   normalisedTarget(c: Context) {
-    return normalisedTargets.get((c.env as HttpBindings).incoming);
+    return checkedBefore((c.env as HttpBindings).incoming)?.target;
   },
   setResponseHeader(c: Context, name: string, value: string) {
     const outgoing = (c.env as HttpBindings).outgoing;
