@@ -1,7 +1,8 @@
 /**
  * The record of a request refused before the core app saw it (the Node listener's raw-target
- * checks: 400 bad target, 421 foreign host in an absolute-form target). Same fields, same hashes
- * as the records the core fills, so the usage log and the metrics count these too.
+ * checks: 400 bad target, 421 foreign host in an absolute-form target; and what Node's HTTP parser
+ * refuses before any request exists: 431, 408, 400, 413, and CONNECT's 405). Same fields, same
+ * hashes as the records the core fills, so the usage log and the metrics count these too.
  */
 import type { RecordSink, RequestRecord } from '../gateway/request-record.js';
 import { carriesCredentials } from '../http/client-view.js';
@@ -16,12 +17,14 @@ export interface RefusalObserver {
 }
 
 export interface Refusal {
+  /** `UNKNOWN` when the request line could not be read. */
   readonly method: string;
-  /** The raw request target, as received. */
+  /** The raw request target, as received (`''` when unknown). Only its api_key is used, hashed; it is not kept. */
   readonly rawTarget: string;
-  readonly requestIdHeader: string | undefined;
-  readonly authorization: string | undefined;
-  readonly contentLength: string | undefined;
+  /** The headers below are absent when Node refused the request before parsing them. */
+  readonly requestIdHeader?: string | undefined;
+  readonly authorization?: string | undefined;
+  readonly contentLength?: string | undefined;
   readonly tls: boolean;
   readonly absoluteForm: boolean;
   readonly startedAt: number;
