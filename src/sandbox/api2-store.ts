@@ -12,7 +12,9 @@
  *   ItemID and GUID equal the legacy ones; reviews of a recipe listed by ascending ReviewID;
  * - grocery lists are private: another user's item is 404;
  * - favorites and try soons keep the user's order.
- * Search text and the filter test are shared with LegacyStore (recipe-search.ts).
+ * Search text and the filter test are shared with LegacyStore (recipe-search.ts), and so are
+ * loading the dataset, the credentials, review stats and the lookups on that state (both extend
+ * DatasetStore, dataset-store.ts).
  *
  * DECISIONS (api2 specifics):
  * - search with `filter` reads the user's list in its order (like legacy readList: every entry the
@@ -21,26 +23,23 @@
  *   BASE_EPOCH_MS for an empty list; VersionGuid changes with every change (api2-records.ts).
  * - The call counter `calls` ("METHOD /template" → count) is filled by the app (api2-app.ts).
  */
-import type { Plan, NeutralGroceryItem, NeutralRecipe, NeutralReview, ReviewStats, SandboxDataset, SandboxUser } from './dataset.js';
-import { BASE_EPOCH_MS, buildDataset, guidFromCounter, planOfKey, SANDBOX_LOGINS } from './dataset.js';
+import type { NeutralGroceryItem, NeutralRecipe, NeutralReview } from './dataset.js';
+import { BASE_EPOCH_MS, guidFromCounter } from './dataset.js';
+import { DatasetStore } from './dataset-store.js';
+import type { DatasetList, DatasetStoreOptions, Mutable } from './dataset-store.js';
 import type { Api2SearchQuery, GroceryBody, ReviewBody, SearchFilter } from './api2-input.js';
 import { listVersionGuid, reviewIdOfGuid, toApi2GroceryItem, toApi2Review, toRecipeInfox, toShoppingListLine } from './api2-records.js';
 import type { Api2GroceryList, Api2RecipeSearchResult, Api2Review, ShoppingListLine } from './api2-records.js';
-import { matchesFilters, searchTextOf } from './recipe-search.js';
-import type { SearchText } from './recipe-search.js';
+import { matchesFilters } from './recipe-search.js';
 
 export type Api2Result<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly status: 400 | 403 | 404; readonly message: string };
 
-export interface Api2StoreOptions {
-  readonly dataset?: SandboxDataset;
-  /** Clock for records created or changed at run time (as LegacyStore's). */
-  readonly now?: () => number;
-}
+export type Api2StoreOptions = DatasetStoreOptions;
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
+/** The api2 search filters over the dataset's lists. */
+const LISTS: Readonly<Record<SearchFilter, DatasetList>> = { favorites: 'favorites', try: 'trySoons' };
 
 interface ListMeta {
   version: number;
@@ -50,68 +49,26 @@ interface ListMeta {
 const ok = <T>(value: T): Api2Result<T> => ({ ok: true, value });
 const fail = <T>(status: 400 | 403 | 404, message: string): Api2Result<T> => ({ ok: false, status, message });
 
-export class Api2Store {
+export class Api2Store extends DatasetStore {
   /** Requests per "METHOD /path/{template}", counted by the app for tests. */
   readonly calls: Record<string, number> = {};
-  private readonly now: () => number;
-  private readonly users = new Map<number, SandboxUser>();
-  private readonly recipes = new Map<number, NeutralRecipe>();
-  private readonly searchText = new Map<number, SearchText>();
-  private readonly reviews = new Map<number, Mutable<NeutralReview>>();
-  private readonly reviewsByRecipe = new Map<number, Set<number>>();
-  private readonly grocery = new Map<number, Mutable<NeutralGroceryItem>>();
   private readonly listMeta = new Map<number, ListMeta>();
-  private readonly lists: Record<SearchFilter, Map<number, Set<number>>> = { favorites: new Map(), try: new Map() };
-  private nextReviewId = 1;
-  private nextItemId = 1;
 
   constructor(options: Api2StoreOptions = {}) {
-    const data = structuredClone(options.dataset ?? buildDataset());
-    this.now = options.now ?? (() => Date.now());
-    for (const user of data.users) this.users.set(user.userId, user);
-    for (const recipe of data.recipes) {
-      this.recipes.set(recipe.id, recipe);
-      this.searchText.set(recipe.id, searchTextOf(recipe));
-    }
-    for (const review of data.reviews) this.putReview({ ...review });
-    for (const item of data.groceryItems) {
-      this.grocery.set(item.id, { ...item });
-      this.nextItemId = Math.max(this.nextItemId, item.id + 1);
+    super(options);
+    for (const item of this.grocery.values()) {
       const meta = this.metaOf(item.userId);
       meta.lastModifiedMs = Math.max(meta.lastModifiedMs, item.modifiedAtMs);
     }
-    for (const entry of data.favorites) this.listOf('favorites', entry.userId).add(entry.recipeId);
-    for (const entry of data.trySoons) this.listOf('try', entry.userId).add(entry.recipeId);
-  }
-
-  // ------------------------------------------------------------ credentials
-
-  planOf(apiKey: string): Plan | null {
-    return planOfKey(apiKey);
-  }
-
-  /** As LegacyStore: user names match without regard to case, passwords exactly. */
-  authenticate(userName: string, password: string): SandboxUser | null {
-    const login = Object.values(SANDBOX_LOGINS).find((l) => l.user === userName.toLowerCase());
-    if (!login || login.password !== password) return null;
-    return this.users.get(login.userId) ?? null;
   }
 
   // ------------------------------------------------------------ recipes
-
-  reviewStats(recipeId: number): ReviewStats {
-    const ids = this.reviewsByRecipe.get(recipeId);
-    if (!ids || ids.size === 0) return { count: 0, average: 0 };
-    let sum = 0;
-    for (const id of ids) sum += this.reviews.get(id)?.rating ?? 0;
-    return { count: ids.size, average: sum / ids.size };
-  }
 
   search(query: Api2SearchQuery, viewerId: number | null): Api2Result<Api2RecipeSearchResult> {
     let candidates: NeutralRecipe[];
     if (query.filter) {
       if (viewerId === null) return fail(403, `filter=${query.filter} needs the user's credentials (HTTP Basic).`);
-      candidates = [...this.listOf(query.filter, viewerId)].flatMap((id) => {
+      candidates = [...this.listOf(LISTS[query.filter], viewerId)].flatMap((id) => {
         const recipe = this.visibleRecipe(id, viewerId);
         return recipe ? [recipe] : [];
       });
@@ -186,8 +143,7 @@ export class Api2Store {
     const review = this.reviews.get(reviewId);
     if (!review || review.recipeId !== recipeId) return fail(404, `Review ${reviewId} of recipe ${recipeId} was not found.`);
     if (review.userId !== userId) return fail(403, `Review ${reviewId} belongs to another user.`);
-    this.reviews.delete(reviewId);
-    this.reviewsByRecipe.get(recipeId)?.delete(reviewId);
+    this.removeReview(review);
     return ok(null);
   }
 
@@ -270,37 +226,9 @@ export class Api2Store {
     return ok(toApi2Review(review, this.users.get(review.userId) ?? null));
   }
 
-  private ownReview(userId: number, recipeId: number): NeutralReview | undefined {
-    return [...(this.reviewsByRecipe.get(recipeId) ?? [])].map((id) => this.reviews.get(id)).find((r) => r?.userId === userId);
-  }
-
   private reviewRecord(reviewId: number): Api2Review | null {
     const review = this.reviews.get(reviewId);
     return review ? toApi2Review(review, this.users.get(review.userId) ?? null) : null;
-  }
-
-  private putReview(review: Mutable<NeutralReview>): void {
-    this.reviews.set(review.id, review);
-    let ids = this.reviewsByRecipe.get(review.recipeId);
-    if (!ids) this.reviewsByRecipe.set(review.recipeId, (ids = new Set()));
-    ids.add(review.id);
-    this.nextReviewId = Math.max(this.nextReviewId, review.id + 1);
-  }
-
-  private posterOf(recipe: NeutralRecipe): SandboxUser | null {
-    return recipe.posterUserId === null ? null : (this.users.get(recipe.posterUserId) ?? null);
-  }
-
-  private visibleRecipe(recipeId: number, viewerId: number | null): NeutralRecipe | null {
-    const recipe = this.recipes.get(recipeId);
-    if (!recipe || (recipe.isPrivate && recipe.posterUserId !== viewerId)) return null;
-    return recipe;
-  }
-
-  private listOf(list: SearchFilter, userId: number): Set<number> {
-    let entries = this.lists[list].get(userId);
-    if (!entries) this.lists[list].set(userId, (entries = new Set()));
-    return entries;
   }
 
   private metaOf(userId: number): ListMeta {

@@ -1,6 +1,7 @@
 /**
  * The legacy sandbox's in-memory store: a fresh, mutable copy of the dataset per instance (tests
- * never share state) and the operations of the legacy interface, answering legacy records.
+ * never share state; loaded, with the credentials and review stats, by DatasetStore in
+ * dataset-store.ts) and the operations of the legacy interface, answering legacy records.
  *
  * DECISIONS (the legacy document is silent):
  * - Someone else's review: 403 on update and delete (reviews are public, hiding them is pointless).
@@ -20,20 +21,11 @@
 import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
 import { toLegacyDate } from '../legacy/records.js';
 import type { GroceryItem, GroceryList, RecipeSearchResult, Review } from '../legacy/records.js';
-import { avatarUrl48, buildDataset, guidFromCounter, planOfKey, SANDBOX_LOGINS, toRecipeDetail, toRecipeInfo } from './dataset.js';
-import type {
-  MakeAgain,
-  NeutralGroceryItem,
-  NeutralRecipe,
-  NeutralReview,
-  Plan,
-  RecipeDetail,
-  ReviewStats,
-  SandboxDataset,
-  SandboxUser,
-} from './dataset.js';
-import { matchesFilters, searchTextOf } from './recipe-search.js';
-import type { SearchText } from './recipe-search.js';
+import { avatarUrl48, guidFromCounter, toRecipeDetail, toRecipeInfo } from './dataset.js';
+import type { MakeAgain, NeutralGroceryItem, NeutralRecipe, NeutralReview, RecipeDetail } from './dataset.js';
+import { DatasetStore } from './dataset-store.js';
+import type { DatasetList, DatasetStoreOptions, Mutable } from './dataset-store.js';
+import { matchesFilters } from './recipe-search.js';
 
 export type StoreResult<T> =
   | { readonly ok: true; readonly value: T }
@@ -71,74 +63,17 @@ export interface GroceryInput {
 
 export type UserList = 'favorites' | 'trysoons';
 
-export interface LegacyStoreOptions {
-  readonly dataset?: SandboxDataset;
-  /** Clock for records created or changed at run time; the dataset itself never reads a clock. */
-  readonly now?: () => number;
-}
+export type LegacyStoreOptions = DatasetStoreOptions;
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+/** The legacy list names of the dataset's lists. */
+const LISTS: Readonly<Record<UserList, DatasetList>> = { favorites: 'favorites', trysoons: 'trySoons' };
 
 const ok = <T>(value: T): StoreResult<T> => ({ ok: true, value });
 const fail = <T>(status: 400 | 403 | 404, message: string): StoreResult<T> => ({ ok: false, status, message });
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export class LegacyStore {
-  private readonly now: () => number;
-  private readonly users = new Map<number, SandboxUser>();
-  private readonly usersByName = new Map<string, SandboxUser>();
-  private readonly recipes = new Map<number, NeutralRecipe>();
-  private readonly searchText = new Map<number, SearchText>();
-  private readonly reviews = new Map<number, Mutable<NeutralReview>>();
-  private readonly reviewsByRecipe = new Map<number, Set<number>>();
-  private readonly grocery = new Map<number, Mutable<NeutralGroceryItem>>();
-  private readonly lists: Record<UserList, Map<number, Set<number>>> = { favorites: new Map(), trysoons: new Map() };
-  private nextReviewId = 1;
-  private nextItemId = 1;
-
-  constructor(options: LegacyStoreOptions = {}) {
-    // structuredClone: a store never mutates a dataset it was given, nor shares it with another store.
-    const data = structuredClone(options.dataset ?? buildDataset());
-    this.now = options.now ?? (() => Date.now());
-    for (const user of data.users) {
-      this.users.set(user.userId, user);
-      this.usersByName.set(user.userName.toLowerCase(), user);
-    }
-    for (const recipe of data.recipes) {
-      this.recipes.set(recipe.id, recipe);
-      this.searchText.set(recipe.id, searchTextOf(recipe));
-    }
-    for (const review of data.reviews) this.putReview({ ...review });
-    for (const item of data.groceryItems) {
-      this.grocery.set(item.id, { ...item });
-      this.nextItemId = Math.max(this.nextItemId, item.id + 1);
-    }
-    for (const entry of data.favorites) this.listOf('favorites', entry.userId).add(entry.recipeId);
-    for (const entry of data.trySoons) this.listOf('trysoons', entry.userId).add(entry.recipeId);
-  }
-
-  // ------------------------------------------------------------ credentials
-
-  planOf(apiKey: string): Plan | null {
-    return planOfKey(apiKey);
-  }
-
-  /** DECISION: user names match without regard to case, passwords exactly. */
-  authenticate(userName: string, password: string): SandboxUser | null {
-    const login = Object.values(SANDBOX_LOGINS).find((l) => l.user === userName.toLowerCase());
-    if (!login || login.password !== password) return null;
-    return this.users.get(login.userId) ?? null;
-  }
-
+export class LegacyStore extends DatasetStore {
   // ------------------------------------------------------------ recipes
-
-  reviewStats(recipeId: number): ReviewStats {
-    const ids = this.reviewsByRecipe.get(recipeId);
-    if (!ids || ids.size === 0) return { count: 0, average: 0 };
-    let sum = 0;
-    for (const id of ids) sum += this.reviews.get(id)?.rating ?? 0;
-    return { count: ids.size, average: sum / ids.size };
-  }
 
   search(query: SearchQuery, viewerId: number | null): RecipeSearchResult {
     const matches: NeutralRecipe[] = [];
@@ -172,9 +107,7 @@ export class LegacyStore {
 
   createReview(userId: number, input: ReviewInput): StoreResult<Review> {
     if (!this.visibleRecipe(input.recipeId, userId)) return fail(404, `Recipe ${input.recipeId} was not found.`);
-    const existing = [...(this.reviewsByRecipe.get(input.recipeId) ?? [])]
-      .map((id) => this.reviews.get(id))
-      .find((review) => review?.userId === userId);
+    const existing = this.ownReview(userId, input.recipeId);
     if (existing) return this.updateReview(userId, existing.id, input);
     const now = this.now();
     const review: NeutralReview = { id: this.nextReviewId, userId, ...input, createdAtMs: now, modifiedAtMs: now };
@@ -202,8 +135,7 @@ export class LegacyStore {
     const review = this.reviews.get(reviewId);
     if (!review) return fail(404, `Review ${reviewId} was not found.`);
     if (review.userId !== userId) return fail(403, `Review ${reviewId} belongs to another user.`);
-    this.reviews.delete(reviewId);
-    this.reviewsByRecipe.get(review.recipeId)?.delete(reviewId);
+    this.removeReview(review);
     return ok(null);
   }
 
@@ -259,18 +191,18 @@ export class LegacyStore {
 
   addToList(list: UserList, userId: number, recipeId: number): StoreResult<null> {
     if (!this.visibleRecipe(recipeId, userId)) return fail(404, `Recipe ${recipeId} was not found.`);
-    this.listOf(list, userId).add(recipeId);
+    this.listOf(LISTS[list], userId).add(recipeId);
     return ok(null);
   }
 
   removeFromList(list: UserList, userId: number, recipeId: number): StoreResult<null> {
-    const removed = this.listOf(list, userId).delete(recipeId);
+    const removed = this.listOf(LISTS[list], userId).delete(recipeId);
     return removed ? ok(null) : fail(404, `Recipe ${recipeId} is not in the ${list === 'favorites' ? 'favorites' : 'try soons'}.`);
   }
 
   /** Every entry, in the user's order, as a search result (records.ts DECISION). */
   readList(list: UserList, userId: number): RecipeSearchResult {
-    const recipes = [...this.listOf(list, userId)].flatMap((id) => {
+    const recipes = [...this.listOf(LISTS[list], userId)].flatMap((id) => {
       const recipe = this.visibleRecipe(id, userId);
       return recipe ? [recipe] : [];
     });
@@ -296,30 +228,6 @@ export class LegacyStore {
 
   private bookmarksOf(viewerId: number | null): ReadonlySet<number> | null {
     return viewerId === null ? null : this.listOf('favorites', viewerId);
-  }
-
-  private posterOf(recipe: NeutralRecipe): SandboxUser | null {
-    return recipe.posterUserId === null ? null : (this.users.get(recipe.posterUserId) ?? null);
-  }
-
-  private visibleRecipe(recipeId: number, viewerId: number | null): NeutralRecipe | null {
-    const recipe = this.recipes.get(recipeId);
-    if (!recipe || (recipe.isPrivate && recipe.posterUserId !== viewerId)) return null;
-    return recipe;
-  }
-
-  private listOf(list: UserList, userId: number): Set<number> {
-    let entries = this.lists[list].get(userId);
-    if (!entries) this.lists[list].set(userId, (entries = new Set()));
-    return entries;
-  }
-
-  private putReview(review: Mutable<NeutralReview>): void {
-    this.reviews.set(review.id, review);
-    let ids = this.reviewsByRecipe.get(review.recipeId);
-    if (!ids) this.reviewsByRecipe.set(review.recipeId, (ids = new Set()));
-    ids.add(review.id);
-    this.nextReviewId = Math.max(this.nextReviewId, review.id + 1);
   }
 
   private groceryItem(userId: number, ref: string): Mutable<NeutralGroceryItem> | null {
