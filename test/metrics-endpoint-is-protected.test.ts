@@ -145,3 +145,46 @@ describe('upstream errors and timeouts by upstream', () => {
     expect(sample(text, 'gateway_requests_total{operation="recipes.search",mode="legacy",status_class="5xx"}')).toBe(1);
   });
 });
+
+describe('upstream pool gauges', () => {
+  let held: Server;
+  const waiting: Array<() => void> = [];
+  beforeAll(async () => {
+    // Answers each request only when the test releases it.
+    held = createServer((_req, res) => {
+      waiting.push(() => res.end('{}'));
+    });
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    held.closeAllConnections();
+    await new Promise<void>((resolve) => held.close(() => resolve()));
+  });
+
+  it('show requests in flight on the upstream while it answers, and the open idle connection after', async () => {
+    const { port } = held.address() as AddressInfo;
+    const parsed = parseConfig({
+      listen: { host: '127.0.0.1', port: 0 },
+      upstreams: { legacy: { baseUrl: `http://127.0.0.1:${port}` } },
+      observability: { log: { enabled: false }, admin: { bearerToken: TOKEN } },
+    });
+    if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
+    const gw = await startGateway(parsed.config);
+    running.push(gw);
+
+    const pending = [1, 2].map((i) => send(gw.httpOrigin, { target: `/recipes?api_key=${FREE}&rpp=${i}` }));
+    while (waiting.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    const during = await scrape(`${gw.httpOrigin}/metrics`);
+    expect(sample(during, 'gateway_upstream_requests{upstream="legacy",state="in-flight"}')).toBe(2);
+    expect(sample(during, 'gateway_upstream_requests{upstream="legacy",state="waiting"}')).toBe(0);
+    expect(sample(during, 'gateway_upstream_connections{upstream="legacy",state="open"}')).toBe(2);
+    expect(sample(during, 'gateway_upstream_connections{upstream="legacy",state="idle"}')).toBe(0);
+
+    for (const release of waiting.splice(0)) release();
+    expect((await Promise.all(pending)).map((r) => r.status)).toEqual([200, 200]);
+    const after = await scrape(`${gw.httpOrigin}/metrics`);
+    expect(sample(after, 'gateway_upstream_requests{upstream="legacy",state="in-flight"}')).toBe(0);
+    expect(sample(after, 'gateway_upstream_connections{upstream="legacy",state="open"}')).toBe(2);
+    expect(sample(after, 'gateway_upstream_connections{upstream="legacy",state="idle"}')).toBe(2);
+  });
+});

@@ -78,10 +78,16 @@ export interface StartOptions {
 
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   let generations: Generations | undefined;
-  const observability = createNodeObservability(config, options.onRecord, [
-    { path: '/admin/config', render: () => (generations ? configView(generations.active) : {}) },
-    { path: '/admin/traffic', render: () => (generations ? trafficView(generations.active) : {}) },
-  ]);
+  const observability = createNodeObservability(
+    config,
+    options.onRecord,
+    [
+      { path: '/admin/config', render: () => (generations ? configView(generations.active) : {}) },
+      { path: '/admin/traffic', render: () => (generations ? trafficView(generations.active) : {}) },
+    ],
+    // The pools of the config in force (a retired generation's pools drain and close on their own).
+    () => (generations?.active.upstreams ?? []).flatMap((upstream) => (upstream.stats ? [{ name: upstream.name, stats: upstream.stats() }] : [])),
+  );
   generations = await Generations.start(config, {
     runtime: nodeRuntime,
     onRecord: observability.sink,

@@ -58,8 +58,22 @@ export class UpstreamError extends Error {
   }
 }
 
+/** What a pooled client can say about its connections and requests at this moment. */
+export interface UpstreamPoolStats {
+  /** Connections open to the upstream. */
+  readonly connected: number;
+  /** Of those, connections with no request on them. */
+  readonly idle: number;
+  /** Requests written to a connection, not yet answered. */
+  readonly inFlight: number;
+  /** Requests waiting for a connection. */
+  readonly waiting: number;
+}
+
 export interface UpstreamClient {
   readonly name: string;
   request(request: UpstreamRequest): Promise<UpstreamResponse>;
   close(): Promise<void>;
+  /** The pool's state, when the client has a pool it can read (undici on Node). */
+  stats?(): UpstreamPoolStats;
 }

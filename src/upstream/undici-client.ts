@@ -61,6 +61,10 @@ export function createUndiciUpstream(options: UndiciUpstreamOptions): UpstreamCl
   return {
     name: options.name,
     request,
+    stats: () => {
+      const { connected, free, running, pending } = pool.stats;
+      return { connected, idle: free, inFlight: running, waiting: pending };
+    },
     // Graceful: requests in flight may finish; past the grace period (background shadow calls,
     // a hung upstream) the pool is destroyed so a shutdown never waits on an upstream.
     close: async () => {

@@ -8,12 +8,15 @@
  *   gateway_upstream_timeouts_total{upstream}
  *   gateway_cache_requests_total{operation,result}                   result: hit, miss, stale, bypass
  *   gateway_usage_log_dropped_lines_total                             (when a usage log is on)
+ *   gateway_upstream_connections{upstream,state}                      gauge, state: open, idle
+ *   gateway_upstream_requests{upstream,state}                         gauge, state: in-flight, waiting
  *   plus prom-client's default process metrics.
  *
  * Label children are looked up once per label combination and kept, so a request costs a map
  * lookup, an increment and a histogram observation.
  */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { UpstreamPoolStats } from '../../upstream/types.js';
 import type { RecordSink, RequestRecord } from '../../gateway/request-record.js';
 import type { MetricsEndpoint } from '../admin-routes.js';
 import { modeOf, UNROUTED } from '../log-fields.js';
@@ -47,7 +50,13 @@ interface RequestChildren {
   readonly latency: { observe(value: number): void };
 }
 
-export function createPrometheusMetrics(options: { readonly droppedLogLines?: () => number } = {}): PrometheusMetrics {
+export interface PrometheusOptions {
+  readonly droppedLogLines?: () => number;
+  /** The upstream pools in force, read at each scrape (they change with config reloads). */
+  readonly upstreamPools?: () => ReadonlyArray<{ readonly name: string; readonly stats: UpstreamPoolStats }>;
+}
+
+export function createPrometheusMetrics(options: PrometheusOptions = {}): PrometheusMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -99,6 +108,36 @@ export function createPrometheusMetrics(options: { readonly droppedLogLines?: ()
       collect() {
         this.reset();
         this.inc(dropped());
+      },
+    });
+  }
+
+  if (options.upstreamPools) {
+    const pools = options.upstreamPools;
+    new Gauge({
+      name: 'gateway_upstream_connections',
+      help: 'Connections to each upstream at scrape time: open, and of those idle.',
+      labelNames: ['upstream', 'state'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const { name, stats } of pools()) {
+          this.labels(name, 'open').set(stats.connected);
+          this.labels(name, 'idle').set(stats.idle);
+        }
+      },
+    });
+    new Gauge({
+      name: 'gateway_upstream_requests',
+      help: 'Requests to each upstream at scrape time: in flight on a connection, or waiting for one.',
+      labelNames: ['upstream', 'state'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const { name, stats } of pools()) {
+          this.labels(name, 'in-flight').set(stats.inFlight);
+          this.labels(name, 'waiting').set(stats.waiting);
+        }
       },
     });
   }

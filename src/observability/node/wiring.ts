@@ -15,6 +15,7 @@ import { fanOut } from '../fan-out.js';
 import { identifierFromConfig } from '../identity.js';
 import type { Identifier } from '../identity.js';
 import { createPrometheusMetrics } from './prometheus.js';
+import type { PrometheusOptions } from './prometheus.js';
 import { createUsageLog } from './usage-log.js';
 import type { UsageLog } from './usage-log.js';
 
@@ -32,7 +33,12 @@ export interface NodeObservability {
   close(): Promise<void>;
 }
 
-export function createNodeObservability(config: GatewayConfig, extraSink?: RecordSink, views: readonly AdminView[] = []): NodeObservability {
+export function createNodeObservability(
+  config: GatewayConfig,
+  extraSink?: RecordSink,
+  views: readonly AdminView[] = [],
+  upstreamPools?: PrometheusOptions['upstreamPools'],
+): NodeObservability {
   const obs = config.observability;
   const notes: string[] = [];
   const usageLog = obs.log.enabled ? createUsageLog(obs.log) : undefined;
@@ -45,7 +51,9 @@ export function createNodeObservability(config: GatewayConfig, extraSink?: Recor
   if (obs.metrics.enabled && !served) {
     notes.push('metrics are not served: set observability.admin.listen (an admin listener) or observability.admin.bearerToken');
   }
-  const metrics = served ? createPrometheusMetrics(usageLog ? { droppedLogLines: () => usageLog.dropped() } : {}) : undefined;
+  const metrics = served
+    ? createPrometheusMetrics({ ...(usageLog ? { droppedLogLines: () => usageLog.dropped() } : {}), ...(upstreamPools ? { upstreamPools } : {}) })
+    : undefined;
   const routes: AdminRoutes | undefined = metrics
     ? { metricsPath: obs.metrics.path, bearerToken: obs.admin.bearerToken, metrics: metrics.endpoint, views }
     : undefined;
