@@ -114,30 +114,25 @@ describe('metrics without protection configured', () => {
   });
 });
 
+/** A plain upstream on 127.0.0.1 with the given handler, closed after the file's tests. */
+async function localUpstream(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  upstreamServers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+const upstreamServers: Server[] = [];
+afterAll(async () => {
+  for (const server of upstreamServers) server.closeAllConnections();
+  await Promise.all(upstreamServers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+});
+
 describe('upstream errors and timeouts by upstream', () => {
-  let silent: Server;
-  beforeAll(async () => {
-    silent = createServer(() => {
+  it('counts a timeout as an upstream error and as a timeout of that upstream', async () => {
+    const silent = await localUpstream(() => {
       // never answers
     });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  });
-  afterAll(async () => {
-    silent.closeAllConnections();
-    await new Promise<void>((resolve) => silent.close(() => resolve()));
-  });
-
-  it('counts a timeout as an upstream error and as a timeout of that upstream', async () => {
-    const { port } = silent.address() as AddressInfo;
-    const parsed = parseConfig({
-      listen: { host: '127.0.0.1', port: 0 },
-      upstreams: { legacy: { baseUrl: `http://127.0.0.1:${port}` } },
-      timeouts: { defaultMs: 200 },
-      observability: { log: { enabled: false }, admin: { bearerToken: TOKEN } },
-    });
-    if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
-    const gw = await startGateway(parsed.config);
-    running.push(gw);
+    const gw = await gateway({ admin: { bearerToken: TOKEN } }, { upstreams: { legacy: { baseUrl: silent } }, timeouts: { defaultMs: 200 } });
     expect((await send(gw.httpOrigin, { target: `/recipes?api_key=${FREE}` })).status).toBe(504);
     const text = await scrape(`${gw.httpOrigin}/metrics`);
     expect(sample(text, 'gateway_upstream_errors_total{upstream="legacy",reason="timeout"}')).toBe(1);
@@ -147,30 +142,13 @@ describe('upstream errors and timeouts by upstream', () => {
 });
 
 describe('upstream pool gauges', () => {
-  let held: Server;
-  const waiting: Array<() => void> = [];
-  beforeAll(async () => {
+  it('show requests in flight on the upstream while it answers, and the open idle connection after', async () => {
+    const waiting: Array<() => void> = [];
     // Answers each request only when the test releases it.
-    held = createServer((_req, res) => {
+    const held = await localUpstream((_req, res) => {
       waiting.push(() => res.end('{}'));
     });
-    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
-  });
-  afterAll(async () => {
-    held.closeAllConnections();
-    await new Promise<void>((resolve) => held.close(() => resolve()));
-  });
-
-  it('show requests in flight on the upstream while it answers, and the open idle connection after', async () => {
-    const { port } = held.address() as AddressInfo;
-    const parsed = parseConfig({
-      listen: { host: '127.0.0.1', port: 0 },
-      upstreams: { legacy: { baseUrl: `http://127.0.0.1:${port}` } },
-      observability: { log: { enabled: false }, admin: { bearerToken: TOKEN } },
-    });
-    if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
-    const gw = await startGateway(parsed.config);
-    running.push(gw);
+    const gw = await gateway({ admin: { bearerToken: TOKEN } }, { upstreams: { legacy: { baseUrl: held } } });
 
     const pending = [1, 2].map((i) => send(gw.httpOrigin, { target: `/recipes?api_key=${FREE}&rpp=${i}` }));
     while (waiting.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));

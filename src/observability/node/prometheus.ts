@@ -114,31 +114,28 @@ export function createPrometheusMetrics(options: PrometheusOptions = {}): Promet
 
   if (options.upstreamPools) {
     const pools = options.upstreamPools;
-    new Gauge({
-      name: 'gateway_upstream_connections',
-      help: 'Connections to each upstream at scrape time: open, and of those idle.',
-      labelNames: ['upstream', 'state'] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const { name, stats } of pools()) {
-          this.labels(name, 'open').set(stats.connected);
-          this.labels(name, 'idle').set(stats.idle);
-        }
-      },
+    /** A gauge read from the pools at each scrape, one series per upstream and state. */
+    const poolGauge = (name: string, help: string, states: Readonly<Record<string, (stats: UpstreamPoolStats) => number>>): void => {
+      new Gauge({
+        name,
+        help,
+        labelNames: ['upstream', 'state'] as const,
+        registers,
+        collect() {
+          this.reset();
+          for (const { name: upstream, stats } of pools()) {
+            for (const [state, read] of Object.entries(states)) this.labels(upstream, state).set(read(stats));
+          }
+        },
+      });
+    };
+    poolGauge('gateway_upstream_connections', 'Connections to each upstream at scrape time: open, and of those idle.', {
+      open: (stats) => stats.connected,
+      idle: (stats) => stats.idle,
     });
-    new Gauge({
-      name: 'gateway_upstream_requests',
-      help: 'Requests to each upstream at scrape time: in flight on a connection, or waiting for one.',
-      labelNames: ['upstream', 'state'] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const { name, stats } of pools()) {
-          this.labels(name, 'in-flight').set(stats.inFlight);
-          this.labels(name, 'waiting').set(stats.waiting);
-        }
-      },
+    poolGauge('gateway_upstream_requests', 'Requests to each upstream at scrape time: in flight on a connection, or waiting for one.', {
+      'in-flight': (stats) => stats.inFlight,
+      waiting: (stats) => stats.waiting,
     });
   }
 
