@@ -16,7 +16,6 @@ import type { GatewayConfigInput } from '../src/config/schema.js';
 import { PLACEHOLDER_PHOTO_URL } from '../src/sandbox/dataset.js';
 import { basic, send } from './support/http.js';
 import { startTestGateway } from './support/gateway.js';
-import type { TestGateway } from './support/gateway.js';
 import { startTlsUpstream } from './support/tls-upstream.js';
 import { MAPPED_ROUTES } from './support/api2-mode.js';
 

@@ -57,7 +57,7 @@ function normaliseSegment(segment: string): string | TargetResult {
   if (decoded.includes('/') || decoded.includes('\\')) return refuse('path must not contain an encoded / or \\');
   if (CONTROL.test(decoded)) return refuse('path must not contain control characters or NUL');
   if (!segment.includes('%')) return segment;
-  return segment.replace(/%([0-9a-fA-F]{2})/g, (escape, hex: string) => {
+  return segment.replace(/%([0-9a-fA-F]{2})/g, (_escape, hex: string) => {
     const char = String.fromCharCode(parseInt(hex, 16));
     return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
   });

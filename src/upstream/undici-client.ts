@@ -11,7 +11,7 @@
 import { Pool, errors as undiciErrors, util } from 'undici';
 import type { Dispatcher } from 'undici';
 import { UpstreamError } from './types.js';
-import type { UpstreamClient, UpstreamFailure, UpstreamRequest, UpstreamResponse } from './types.js';
+import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './types.js';
 
 export interface UndiciUpstreamOptions {
   readonly name: string;
