@@ -15,7 +15,7 @@ import { gatewayError } from '../http/gateway-error.js';
 import { RESPONSE_SHAPES } from '../legacy/records.js';
 import { renderLegacy } from '../legacy/render.js';
 import { upstreamFailure } from '../proxy/pass-through.js';
-import { answer as gatewayAnswer } from '../http/answer.js';
+import { buildAnswer } from '../http/answer.js';
 import { UpstreamError } from '../upstream/types.js';
 
 const encoder = new TextEncoder();
@@ -50,7 +50,7 @@ export async function answerThroughApi2(
     const headers = { 'content-type': rendered.contentType, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) };
     // Encoded once here: the byte count is then known, and the runtime writes the bytes as they are.
     const body = encoder.encode(rendered.body);
-    return { response: gatewayAnswer(rendered.status, headers, body, body.byteLength) };
+    return { response: buildAnswer(rendered.status, headers, body, body.byteLength) };
   } catch (error) {
     if (error instanceof Api2StatusError) {
       const status = legacyStatusOf(error.status);

@@ -4,7 +4,7 @@
  * bytes; a served one gets `X-Cache` and honours `If-None-Match` against the stored ETag.
  */
 import type { CacheOutcome, StoredAnswer } from '../cache/page-cache.js';
-import { answer } from '../http/answer.js';
+import { buildAnswer } from '../http/answer.js';
 
 /** Per-exchange headers: recomputed or meaningless for another exchange. */
 const NOT_KEPT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'set-cookie', 'x-cache']);
@@ -44,14 +44,14 @@ export function fromStored(stored: StoredAnswer, outcome: CacheOutcome, ifNoneMa
     const headers: Record<string, string> = { etag, 'x-cache': outcome };
     if (stored.headers['vary']) headers['vary'] = stored.headers['vary'];
     if (stored.headers['cache-control']) headers['cache-control'] = stored.headers['cache-control'];
-    return answer(304, headers, null, 0);
+    return buildAnswer(304, headers, null, 0);
   }
   const noBody = stored.status === 204 || stored.status === 304 || stored.body.byteLength === 0;
   const body = noBody ? null : (stored.body as Uint8Array<ArrayBuffer>);
   if (stored.setCookie.length === 0) {
-    if (!body) return answer(stored.status, { ...stored.headers, 'x-cache': outcome }, null, 0);
+    if (!body) return buildAnswer(stored.status, { ...stored.headers, 'x-cache': outcome }, null, 0);
     // Shared by every answer of this page and outcome (marked so: a header is added to a copy).
-    return answer(stored.status, headersFor(stored, outcome), body, body.byteLength, true);
+    return buildAnswer(stored.status, headersFor(stored, outcome), body, body.byteLength, true);
   }
   const headers = new Headers(stored.headers);
   for (const cookie of stored.setCookie) headers.append('set-cookie', cookie);

@@ -29,7 +29,7 @@ type WithParts = Response & { [PARTS]?: AnswerParts };
  * Builds an answer from its parts and keeps them. The header object becomes the answer's own
  * unless `sharedHeaders` says others use it too.
  */
-export function answer(
+export function buildAnswer(
   status: number,
   headers: Record<string, string>,
   body: Uint8Array<ArrayBuffer> | string | null,
@@ -41,7 +41,7 @@ export function answer(
   return response;
 }
 
-/** The parts of an answer built by `answer`, or undefined (a fetched Response, a Headers init). */
+/** The parts of an answer built by `buildAnswer`, or undefined (a fetched Response, a Headers init). */
 export function answerParts(response: Response): AnswerParts | undefined {
   return (response as WithParts)[PARTS];
 }
@@ -53,5 +53,5 @@ export function withHeader(response: Response, name: string, value: string): Res
   // The Response made from the parts is dropped: only the new one is ever sent or read.
   const headers = parts.sharedHeaders ? { ...parts.headers } : parts.headers;
   headers[name] = value;
-  return answer(parts.status, headers, parts.body, parts.bytes);
+  return buildAnswer(parts.status, headers, parts.body, parts.bytes);
 }

@@ -6,7 +6,7 @@
 import type { FieldError } from '../legacy/params.js';
 import { renderError } from '../legacy/render.js';
 import { utf8Length } from '../observability/measure.js';
-import { answer } from './answer.js';
+import { buildAnswer } from './answer.js';
 
 export type GatewayErrorCode =
   | 'bad-target'
@@ -36,5 +36,5 @@ export function gatewayError(
 ): Response {
   const rendered = renderError(status, message, json, fieldErrors);
   const headers = { 'content-type': rendered.contentType, 'x-gateway-error': code, 'cache-control': 'no-store', vary: 'Accept' };
-  return answer(status, headers, rendered.body, utf8Length(rendered.body));
+  return buildAnswer(status, headers, rendered.body, utf8Length(rendered.body));
 }

@@ -5,7 +5,7 @@
  */
 import { clientResponseHeaders } from '../http/headers.js';
 import { gatewayError } from '../http/gateway-error.js';
-import { answer as gatewayAnswer } from '../http/answer.js';
+import { buildAnswer } from '../http/answer.js';
 import type { UpstreamClient, UpstreamError, UpstreamRequest, UpstreamResponse } from '../upstream/types.js';
 import { UpstreamError as UpstreamErrorClass } from '../upstream/types.js';
 
@@ -46,7 +46,7 @@ export function toClientResponse(answer: UpstreamResponse, method: string): Resp
   if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.byteLength);
   const init = toHeadersInit(headers);
   if (init instanceof Headers) return new Response(body, { status: answer.status, headers: init });
-  return gatewayAnswer(answer.status, init, body, body ? body.byteLength : 0);
+  return buildAnswer(answer.status, init, body, body ? body.byteLength : 0);
 }
 
 /** A plain object keeps @hono/node-server on its fast path; repeated headers need a Headers. */
