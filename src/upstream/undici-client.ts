@@ -88,7 +88,6 @@ class Exchange implements Dispatcher.DispatchHandler {
   private settled = false;
   /** Set once the request is written to a connection: a failure after that has an unknown outcome. */
   private sent = false;
-  private timedOut = false;
   private status = 0;
   private rawHeaders: Buffer[] = [];
   private readonly chunks: Buffer[] = [];
@@ -103,10 +102,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     private readonly resolve: (answer: UpstreamResponse) => void,
     private readonly reject: (error: UpstreamError) => void,
   ) {
-    this.timer = setTimeout(() => {
-      this.timedOut = true;
-      this.cancel(new UpstreamError('timeout', upstream, this.sent, `upstream '${upstream}' did not answer within ${req.timeoutMs} ms`));
-    }, req.timeoutMs);
+    this.timer = setTimeout(() => this.cancel(timeoutError(upstream, this.sent, req.timeoutMs)), req.timeoutMs);
     if (req.signal) {
       this.onClientGone = () => this.cancel(new UpstreamError('aborted', upstream, this.sent, 'the client went away'));
       req.signal.addEventListener('abort', this.onClientGone, { once: true });
@@ -156,7 +152,9 @@ class Exchange implements Dispatcher.DispatchHandler {
   onError(error: Error): void {
     if (this.settled) return;
     this.finish();
-    this.reject(classify(error, this.upstream, this.timedOut, this.req.timeoutMs));
+    // Our own deadline and the client leaving settle the exchange first (cancel): what undici
+    // reports after that is ignored above, so only undici's own failures are classified here.
+    this.reject(classify(error, this.upstream, this.req.timeoutMs));
   }
 
   private tooLarge(): UpstreamError {
@@ -178,11 +176,13 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 }
 
-function classify(error: unknown, upstream: string, timedOut: boolean, timeoutMs: number): UpstreamError {
+function timeoutError(upstream: string, sent: boolean, timeoutMs: number): UpstreamError {
+  return new UpstreamError('timeout', upstream, sent, `upstream '${upstream}' did not answer within ${timeoutMs} ms`);
+}
+
+function classify(error: unknown, upstream: string, timeoutMs: number): UpstreamError {
   const code = (error as { code?: string } | null)?.code ?? '';
-  if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new UpstreamError('timeout', upstream, true, `upstream '${upstream}' did not answer within ${timeoutMs} ms`);
-  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return timeoutError(upstream, true, timeoutMs);
   if (error instanceof undiciErrors.RequestAbortedError || (error as Error | null)?.name === 'AbortError') {
     return new UpstreamError('aborted', upstream, true, 'the client went away');
   }
