@@ -100,3 +100,8 @@ export function clientResponseHeaders(
   }
   return out;
 }
+
+/** The first value of a header Node may have parsed into several (a request carries one of most). */
+export function singleValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

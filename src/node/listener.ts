@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { gatewayError } from '../http/gateway-error.js';
+import { singleValue } from '../http/headers.js';
 import { normaliseTarget } from '../http/target.js';
 import { wantsJson } from '../legacy/render.js';
 import { hostMatcher } from '../middleware/host-guard.js';
@@ -103,7 +104,7 @@ function refuseObserved(
   const record = startRefusal(observer, {
     method: req.method ?? 'GET',
     rawTarget: req.url ?? '/',
-    requestIdHeader: single(req.headers[REQUEST_ID_HEADER]),
+    requestIdHeader: singleValue(req.headers[REQUEST_ID_HEADER]),
     authorization: req.headers.authorization,
     contentLength: req.headers['content-length'],
     tls: (req.socket as { encrypted?: boolean }).encrypted === true,
@@ -117,9 +118,6 @@ function refuseObserved(
   });
 }
 
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /** Writes the answer; resolves with the body's byte length. */
 function refuse(res: ServerResponse, response: Response): Promise<number> {

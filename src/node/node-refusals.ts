@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { HttpBindings } from '@hono/node-server';
 import type { GatewayConfig } from '../config/schema.js';
+import { singleValue } from '../http/headers.js';
 import { renderError, wantsJson } from '../legacy/render.js';
 import { emitAfterWrite } from '../observability/node/emit-after-write.js';
 import type { RecordEmitter } from '../observability/record-emitter.js';
@@ -76,7 +77,7 @@ export function answerClientError(error: ClientError, socket: Duplex, config: Ga
   // too slowly), else from the raw bytes that overflowed; XML when nothing tells.
   const parsed = pending?.req?.headers;
   const json = parsed
-    ? wantsJson(single(parsed.accept), single(parsed['content-type']))
+    ? wantsJson(singleValue(parsed.accept), singleValue(parsed['content-type']))
     : error.rawPacket !== undefined && JSON_IN_HEADERS.test(error.rawPacket.toString('latin1'));
   if (error.code === 'HPE_INVALID_EOF_STATE') {
     // The client closed its side mid-request: it went away, nothing was refused. The answer still
@@ -106,10 +107,10 @@ export function answerConnect(req: IncomingMessage, socket: Duplex, observer: Re
     return;
   }
   const refusal = { status: 405, code: 'method-not-allowed', message: 'The CONNECT method is not allowed: this gateway does not open tunnels.' };
-  answerRecorded(socket, refusal, wantsJson(single(req.headers.accept), single(req.headers['content-type'])), 'Allow: GET, HEAD, POST, PUT, DELETE\r\n', observer, {
+  answerRecorded(socket, refusal, wantsJson(singleValue(req.headers.accept), singleValue(req.headers['content-type'])), 'Allow: GET, HEAD, POST, PUT, DELETE\r\n', observer, {
     method: req.method ?? 'CONNECT',
     rawTarget: req.url ?? '',
-    requestIdHeader: single(req.headers[REQUEST_ID_HEADER]),
+    requestIdHeader: singleValue(req.headers[REQUEST_ID_HEADER]),
     authorization: req.headers.authorization,
     contentLength: req.headers['content-length'],
   });
@@ -163,9 +164,6 @@ function requestLineOf(raw: Buffer | undefined): RegExpExecArray | null {
   return end === -1 ? null : REQUEST_LINE.exec(raw.toString('latin1', 0, end));
 }
 
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
 
 function describeClientError(code: string, config: GatewayConfig): NodeRefusal | null {
   const { maxHeaderBytes, headersTimeoutMs, requestTimeoutMs } = config.limits;
