@@ -20,7 +20,7 @@ import type { MappingContext, OperationMapping } from '../../mappings/types.js';
 import { openApi2Exchange } from '../api2/port.js';
 import type { Served } from '../cache/page-cache.js';
 import type { SearchCache } from '../cache/search-cache.js';
-import { RouteTable, uncataloguedTemplate } from '../catalogue/route-table.js';
+import { RouteTable } from '../catalogue/route-table.js';
 import type { RouteMatch } from '../catalogue/route-table.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { routeMode, routeTimeoutMs } from '../config/schema.js';
@@ -40,6 +40,7 @@ import { fromStored, toStored } from './cached-response.js';
 import type { GatewayEnv, RuntimeBindings } from './env.js';
 import { readRequestBody } from './read-body.js';
 import type { BodyRead } from './read-body.js';
+import { noteOperation } from './request-record.js';
 import type { RequestRecord } from './request-record.js';
 
 export interface Upstreams {
@@ -286,18 +287,12 @@ export function dispatch(parts: DispatchParts): (c: Context<GatewayEnv>) => Resp
     const json = wantsJson(headers['accept'], headers['content-type']);
     const match = routes.match(method, path);
 
+    noteOperation(record, match, path);
     if (match) {
-      record.operation = match.operation.id;
-      record.form = match.form.kind;
-      record.versionPrefix = match.versionPrefix;
       record.routeMode = routeMode(config, match.operation.id);
-    } else {
-      record.operation = 'uncatalogued';
-      record.pathTemplate = uncataloguedTemplate(path);
-      if (config.uncatalogued === 'reject') {
-        record.error = 'uncatalogued';
-        return gatewayError(404, 'uncatalogued', `No legacy operation answers ${method} on this path.`, json);
-      }
+    } else if (config.uncatalogued === 'reject') {
+      record.error = 'uncatalogued';
+      return gatewayError(404, 'uncatalogued', `No legacy operation answers ${method} on this path.`, json);
     }
 
     const read = readRequestBody(c, headers, config.limits.maxRequestBodyBytes);

@@ -11,6 +11,8 @@
  * - dispatch: operation, pathTemplate, form, versionPrefix, mode, upstream, upstreamMs, cache, error.
  */
 import type { OperationId, PathFormKind } from '../catalogue/operations.js';
+import { uncataloguedTemplate } from '../catalogue/route-table.js';
+import type { RouteMatch } from '../catalogue/route-table.js';
 
 /**
  * Which path answered the request: `legacy` (pass-through), `api2` (mapped), later `canary` and
@@ -69,3 +71,15 @@ export interface RequestRecord {
 }
 
 export type RecordSink = (record: Readonly<RequestRecord>) => void;
+
+/** Notes which operation a request is, in which form, or the path template of an uncatalogued one. */
+export function noteOperation(record: RequestRecord, match: RouteMatch | null, path: string): void {
+  if (match) {
+    record.operation = match.operation.id;
+    record.form = match.form.kind;
+    record.versionPrefix = match.versionPrefix;
+  } else {
+    record.operation = 'uncatalogued';
+    record.pathTemplate = uncataloguedTemplate(path);
+  }
+}

@@ -10,13 +10,14 @@
  * operation is still resolved here so the log can say which operation was refused.
  */
 import type { Context, Handler } from 'hono';
-import { RouteTable, uncataloguedTemplate } from '../catalogue/route-table.js';
+import { RouteTable } from '../catalogue/route-table.js';
 import { withHeader } from '../http/answer.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { endToEndHeaders } from '../http/headers.js';
 import { normaliseTarget, originFormOf } from '../http/target.js';
 import { wantsJson } from '../legacy/render.js';
 import type { GatewayEnv, RuntimeBindings } from '../gateway/env.js';
+import { noteOperation } from '../gateway/request-record.js';
 import type { RecordSink, RequestRecord } from '../gateway/request-record.js';
 import type { Identifier } from '../observability/identity.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.js';
@@ -93,7 +94,7 @@ export function requestContext(options: RequestContextOptions): Handler<GatewayE
     c.set('target', { path: target.path, query: target.query });
     const answered = runGuards(guards, c) ?? answerSafely(c, record, dispatch);
     const done = (response: Response): Response | Promise<Response> => {
-      if (record.operation === null && sink) resolveOperation(routes, record, target.path);
+      if (record.operation === null && sink) noteOperation(record, routes.match(record.method, target.path), target.path);
       return finish(response, target.query);
     };
     return answered instanceof Promise ? answered.then(done) : done(answered);
@@ -112,18 +113,6 @@ function answerSafely(c: Context<GatewayEnv>, record: RequestRecord, dispatch: R
     return answer instanceof Promise ? answer.catch(failed) : answer;
   } catch (error) {
     return failed(error);
-  }
-}
-
-function resolveOperation(routes: RouteTable, record: RequestRecord, path: string): void {
-  const match = routes.match(record.method, path);
-  if (match) {
-    record.operation = match.operation.id;
-    record.form = match.form.kind;
-    record.versionPrefix = match.versionPrefix;
-  } else {
-    record.operation = 'uncatalogued';
-    record.pathTemplate = uncataloguedTemplate(path);
   }
 }
 
