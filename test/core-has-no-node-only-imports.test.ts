@@ -17,6 +17,7 @@ import { builtinModules } from 'node:module';
 import { build, transform } from 'esbuild';
 import type { Metafile, Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { EDGE_BUNDLE_OPTIONS } from './support/edge-bundle.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
@@ -55,15 +56,9 @@ type Entry = { readonly file: string } | { readonly stdin: string };
 async function checkCore(entry: Entry): Promise<CoreCheck> {
   const result = await build({
     ...('file' in entry ? { entryPoints: [entry.file] } : { stdin: { contents: entry.stdin, resolveDir: `${ROOT}src`, loader: 'ts', sourcefile: '<stdin>' } }),
+    ...EDGE_BUNDLE_OPTIONS,
     absWorkingDir: ROOT,
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['module', 'main'],
     metafile: true,
-    logLevel: 'silent',
     plugins: [markForbidden],
   }).catch((error: { errors?: Array<{ text: string; location?: { file: string } | null }> }) => ({ failed: error.errors ?? [] }));
   if ('failed' in result) {

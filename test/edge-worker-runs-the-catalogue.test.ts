@@ -38,6 +38,7 @@ import { parseLine } from '../src/report/parse-record.js';
 import { MAPPED_ROUTES, startApi2ModeRig } from './support/api2-mode.js';
 import type { Api2ModeRig } from './support/api2-mode.js';
 import { validateApi2Request } from './support/api2-openapi.js';
+import { EDGE_BUNDLE_OPTIONS } from './support/edge-bundle.js';
 import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
 import { basic, send } from './support/http.js';
@@ -146,16 +147,7 @@ async function compare(edge: EdgeGateway, node: TestGateway, req: RawRequest): P
 }
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [`${ROOT}src/edge/worker.ts`],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['module', 'main'],
-    logLevel: 'silent',
-  });
+  const bundle = await build({ ...EDGE_BUNDLE_OPTIONS, entryPoints: [`${ROOT}src/edge/worker.ts`] });
   script = bundle.outputFiles[0]?.text ?? '';
 }, 60_000);
 
