@@ -2,16 +2,14 @@
  * `npm run bench -- --smoke` runs to the end: every scenario measured and every ratio computed,
  * with numbers. No threshold is asserted (the benchmark reports, it does not judge).
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchReport } from '../bench/report.js';
 import { SCENARIOS } from '../bench/scenarios.js';
+import { runTsxScript } from './support/run-script.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const RATIO_IDS = [
   'passthrough/direct',
   'api2-mapped/direct',
@@ -30,34 +28,12 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function runSmoke(jsonFile: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--json', jsonFile], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // Bounded: the bench's own children exit when it does (their IPC channel closes).
-    const timer = setTimeout(() => child.kill('SIGKILL'), 55_000);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 describe('npm run bench -- --smoke', () => {
   it('measures every scenario and computes every ratio, with numbers', { timeout: 60_000 }, async () => {
     dir = await mkdtemp(join(tmpdir(), 'bench-smoke-'));
     const jsonFile = join(dir, 'bench.json');
-    const run = await runSmoke(jsonFile);
+    const run = await runTsxScript('bench/run.ts', ['--smoke', '--json', jsonFile], 55_000);
     expect(run.code, run.stderr).toBe(0);
 
     const report = JSON.parse(await readFile(jsonFile, 'utf8')) as BenchReport;

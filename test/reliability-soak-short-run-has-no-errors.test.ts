@@ -5,47 +5,26 @@
  * gateway with its growth. Correctness, not speed: RSS growth is printed, not asserted (it needs
  * the full 60 s run, by hand).
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SoakReport } from '../bench/soak.js';
 import { OPERATION_IDS } from '../src/catalogue/operations.js';
+import { runTsxScript } from './support/run-script.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 
 let dir: string | undefined;
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function runSoak(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/soak.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // Bounded: the soak's own children exit when it does (their IPC channel closes).
-    const timer = setTimeout(() => child.kill('SIGKILL'), 80_000);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 describe('npm run soak, short', () => {
   it('runs every operation in both modes at 50 connections with 0 errors, and reports p99 and RSS', { timeout: 90_000 }, async () => {
     dir = await mkdtemp(join(tmpdir(), 'soak-'));
     const jsonFile = join(dir, 'soak.json');
-    const run = await runSoak(['--duration', '4', '--warmup', '1', '--connections', '50', '--json', jsonFile]);
+    const run = await runTsxScript('bench/soak.ts', ['--duration', '4', '--warmup', '1', '--connections', '50', '--json', jsonFile], 80_000);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
 
     const report = JSON.parse(await readFile(jsonFile, 'utf8')) as SoakReport;

@@ -1,0 +1,34 @@
+/**
+ * Runs one of the project's TypeScript entry points (`bench/run.ts`, `bench/soak.ts`, …) as a child
+ * Node process with tsx, from the repository root, and collects its exit code and output. Bounded:
+ * the child is killed after `timeoutMs` (its own children exit with it: their IPC channel closes).
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface ScriptRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export function runTsxScript(script: string, args: readonly string[], timeoutMs: number): Promise<ScriptRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
