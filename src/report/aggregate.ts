@@ -10,7 +10,7 @@
  */
 import { LatencySketch } from './latency-sketch.js';
 import { parseLine } from './parse-record.js';
-import type { BrokenLine, LogRecord, ShadowLine } from './types.js';
+import type { BrokenLine, ClientUse, LogRecord, ShadowLine } from './types.js';
 
 const KEEP_BROKEN = 100;
 /** Distinct shadow field paths (or skip reasons) kept per operation; the rest are counted under OTHER_KEY. */
@@ -68,17 +68,8 @@ export interface OperationAgg {
   readonly shadow: ShadowAgg;
 }
 
-export interface UseAgg {
-  readonly operation: string;
-  readonly method: string;
-  readonly pathTemplate: string | undefined;
-  readonly mode: string;
-  readonly form: string | undefined;
-  readonly versionPrefix: string | undefined;
-  readonly scheme: string | undefined;
-  readonly insecure: boolean;
-  requests: number;
-}
+/** A client's use as it is counted (the report shows it as a `ClientUse`). */
+export type UseAgg = Omit<ClientUse, 'requests'> & { requests: number };
 
 export interface ClientAgg {
   readonly index: number;

@@ -152,17 +152,10 @@ export interface Blocker {
   readonly requests: number;
 }
 
-export interface ClientUse {
-  readonly operation: string;
-  readonly method: string;
-  readonly pathTemplate: string | undefined;
-  readonly mode: string;
-  readonly form: string | undefined;
-  readonly versionPrefix: string | undefined;
-  readonly scheme: string | undefined;
-  readonly insecure: boolean;
+/** One way a client calls the gateway (the record fields that tell uses apart), and how often. */
+export type ClientUse = Pick<LogRecord, 'operation' | 'method' | 'pathTemplate' | 'mode' | 'form' | 'versionPrefix' | 'scheme' | 'insecure'> & {
   readonly requests: number;
-}
+};
 
 export interface ClientReport {
   readonly client: string;
