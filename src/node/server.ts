@@ -22,6 +22,7 @@ import { configView, trafficView } from './admin-views.js';
 import { answerClientError, answerConnect, emitAnsweredByNode } from './node-refusals.js';
 import type { ClientError } from './node-refusals.js';
 import { createNodeListener } from './listener.js';
+import { lingerWhenUnread, oweAnswer } from './answers-on-socket.js';
 import { nodeRuntime } from './runtime.js';
 
 export interface RunningGateway {
@@ -221,6 +222,7 @@ class ListenerTracker {
       const answering = this.answering;
       answering.add(res);
       res.once('close', () => answering.delete(res));
+      oweAnswer(req, res);
       if (this.draining) res.shouldKeepAlive = false;
       listener(req, res);
     };
@@ -230,7 +232,10 @@ class ListenerTracker {
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
+      lingerWhenUnread(socket);
     });
+    // On the TLS listener, Node's HTTP server reads and closes the TLS socket, not the TCP one.
+    server.on('secureConnection', (socket: Socket) => lingerWhenUnread(socket));
     server.on('clientError', (error: ClientError, socket: Duplex) => answerClientError(error, socket, config, this.observer));
     server.on('connect', (req: IncomingMessage, socket: Duplex) => answerConnect(req, socket, this.observer));
     return server;
