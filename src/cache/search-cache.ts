@@ -42,6 +42,8 @@ export interface SearchRequest {
   readonly acceptEncoding: string | undefined;
   readonly cacheControl: string | undefined;
   readonly paidParams: boolean;
+  /** Keeps a background refresh alive on runtimes that would cut it (RuntimeBindings.defer). */
+  readonly defer?: (work: Promise<unknown>) => void;
 }
 
 const STORABLE_VARY = new Set(['accept', 'accept-encoding']);
@@ -91,6 +93,7 @@ export class SearchCache {
       produce: () => produce().then(learn),
       refresh: () => refresh().then(learn),
       storable,
+      ...(request.defer ? { defer: request.defer } : {}),
     });
   }
 

@@ -198,7 +198,7 @@ export function dispatch(parts: DispatchParts): (c: Context<GatewayEnv>) => Resp
       primary,
       candidate: async () => asShadow((await callApi2(c, match, mapping, checked, json, undefined, config.traffic.shadow.timeoutMs)).response),
       ...(config.traffic.shadow.measureNoise ? { secondary: async () => asShadow((await callLegacy(c, match, null, json, undefined)).response) } : {}),
-    });
+    }, (work) => runtime.defer?.(c, work));
   };
 
   /**
@@ -219,6 +219,7 @@ export function dispatch(parts: DispatchParts): (c: Context<GatewayEnv>) => Resp
         acceptEncoding: headers['accept-encoding'],
         cacheControl: headers['cache-control'],
         paidParams: paidParamsUsed(match.operation, checked.query).length > 0,
+        defer: (work: Promise<unknown>) => runtime.defer?.(c, work),
       },
       async () => {
         const attempt = await answerChecked(c, match, checked, null, json, runtime.clientSignal(c));
