@@ -22,6 +22,7 @@ import { finishRefusal, startRefusal } from '../observability/refusal-record.js'
 import type { Refusal, RefusalObserver } from '../observability/refusal-record.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
 import { afterOwedAnswers } from './answers-on-socket.js';
+import type { ConnectTerminator } from './connect-termination.js';
 import { closeLingering } from './lingering-close.js';
 
 export type ClientError = Error & { code?: string; rawPacket?: Buffer };
@@ -108,10 +109,14 @@ export function answerClientError(error: ClientError, socket: Duplex, config: Ga
   });
 }
 
-/** Tunnels are not offered: CONNECT gets 405 in the legacy error shape, recorded like any refusal. */
-export function answerConnect(req: IncomingMessage, socket: Duplex, observer: RefusalObserver | undefined): void {
+/**
+ * Tunnels are not offered: CONNECT gets 405 in the legacy error shape, recorded like any refusal,
+ * unless `terminate` takes it (a legacy host, terminated by the gateway's own TLS listener).
+ */
+export function answerConnect(req: IncomingMessage, socket: Duplex, head: Buffer, observer: RefusalObserver | undefined, terminate?: ConnectTerminator): void {
   // Node has handed the socket over, without its own error handler.
   socket.on('error', () => socket.destroy());
+  if (socket.writable && terminate?.(req, socket, head)) return;
   if (!socket.writable) {
     socket.destroy(); // no answer, no record
     return;
