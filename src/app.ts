@@ -6,9 +6,11 @@
  */
 import { Hono } from 'hono';
 import type { GatewayConfig } from './config/schema.js';
+import type { Operation } from './catalogue/operations.js';
+import { CATALOGUE_ROUTES, RouteTable } from './catalogue/route-table.js';
 import type { GatewayEnv, RuntimeBindings } from './gateway/env.js';
-import { dispatch } from './gateway/dispatch.js';
-import type { Upstreams } from './gateway/dispatch.js';
+import { dispatch } from './pipeline/dispatch.js';
+import type { Upstreams } from './pipeline/parts.js';
 import type { RecordSink } from './gateway/request-record.js';
 import { mountAdminRoutes } from './observability/admin-routes.js';
 import type { AdminRoutes } from './observability/admin-routes.js';
@@ -23,7 +25,6 @@ import { schemePolicy } from './middleware/scheme-policy.js';
 import { createMappingMemory } from './api2/review-directory.js';
 import type { MappingMemory } from '../mappings/types.js';
 import { SearchCache } from './cache/search-cache.js';
-import { routeFreshness } from './config/schema.js';
 import { guardedUpstreams } from './traffic/guarded-upstreams.js';
 import type { TrafficState } from './traffic/guarded-upstreams.js';
 import type { BreakerState } from './traffic/breaker.js';
@@ -50,6 +51,8 @@ export interface GatewayDeps {
   readonly shared?: { readonly searchCache?: SearchCache | null; readonly memory?: MappingMemory } | undefined;
   /** Admin views served by this app (metrics behind a bearer token); omitted when not served here. */
   readonly admin?: AdminRoutes | undefined;
+  /** The operations this app recognises; the catalogue's own by default (a test may add one). */
+  readonly catalogue?: readonly Operation[] | undefined;
 }
 
 export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
@@ -71,6 +74,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
     '*',
     requestContext({
       runtime: deps.runtime,
+      routes: deps.catalogue ? new RouteTable(deps.catalogue) : CATALOGUE_ROUTES,
       maxUrlLength: config.limits.maxUrlLength,
       sink: deps.onRecord,
       details: logDetails ? { identifier: deps.identifier ?? identifierFromConfig(config.observability) } : undefined,
@@ -107,6 +111,5 @@ export function createSearchCache(config: GatewayConfig): SearchCache | null {
     maxBytes: config.cache.maxBytes,
     honorClientNoCache: config.cache.honorClientNoCache,
     keyKnowledgeTtlMs: config.cache.keyKnowledgeTtlMs,
-    policy: routeFreshness(config, 'recipes.search'),
   });
 }

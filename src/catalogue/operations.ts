@@ -61,6 +61,15 @@ export interface ParamSpec {
   readonly paidPlan?: boolean;
   /** A value that restricts nothing, so is allowed on every plan (DECISION: `photos=0`). */
   readonly neutralValue?: string;
+  /** The value an absent parameter takes; rendered explicitly in what the gateway forwards. */
+  readonly defaultValue?: string;
+}
+
+/** What an operation answers on success: status, XML root element and, for arrays, item name. */
+export interface ResponseShape {
+  readonly status: 200 | 204;
+  readonly xmlRoot?: string;
+  readonly xmlItem?: string;
 }
 
 /** Who must be authenticated: every call carries api_key; `user` calls also carry HTTP Basic. */
@@ -74,9 +83,15 @@ export interface Operation {
   readonly documentedScheme: 'http' | 'https';
   readonly forms: readonly PathForm[];
   readonly params: readonly ParamSpec[];
+  /** Its success answer (the body records are src/legacy/records.ts). */
+  readonly answer: ResponseShape;
   readonly auth: AuthRequirement;
   /** Safe operations may be cached, shadowed and retried; writes never are. */
   readonly safe: boolean;
+  /** `pages`: its GET answers are kept in the page cache (src/cache/search-cache.ts). */
+  readonly cache?: 'pages';
+  /** What a successful write changes in cached pages: every page, or the writing user's. */
+  readonly drops?: 'all-pages' | 'user-pages';
 }
 
 const p = (
@@ -114,8 +129,11 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'POST', template: '/reviews', kind: 'canonical' }],
     params: reviewFields,
+    answer: { status: 200, xmlRoot: 'Review' },
     auth: 'user',
     safe: false,
+    // StarRating and ReviewCount show on every search page.
+    drops: 'all-pages',
   },
   {
     id: 'reviews.get',
@@ -125,6 +143,7 @@ export const OPERATIONS: readonly Operation[] = [
     forms: [{ method: 'GET', template: '/review/{id}', kind: 'canonical' }],
     params: [p('id', 'path', true, rules.positiveId)],
     // DECISION: "most review requests need the user" (part 1): reads do not, writes do.
+    answer: { status: 200, xmlRoot: 'Review' },
     auth: 'key',
     safe: true,
   },
@@ -135,6 +154,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'GET', template: '/reviews', kind: 'canonical' }],
     params: [p('rid', 'query', true, rules.positiveId)],
+    answer: { status: 200, xmlRoot: 'ArrayOfReview', xmlItem: 'Review' },
     auth: 'key',
     safe: true,
   },
@@ -145,8 +165,11 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'PUT', template: '/review/{id}', kind: 'canonical' }],
     params: [p('id', 'path', true, rules.positiveId), ...reviewFields],
+    answer: { status: 200, xmlRoot: 'Review' },
     auth: 'user',
     safe: false,
+    // StarRating and ReviewCount show on every search page.
+    drops: 'all-pages',
   },
   {
     id: 'reviews.delete',
@@ -156,8 +179,11 @@ export const OPERATIONS: readonly Operation[] = [
     forms: [{ method: 'DELETE', template: '/review/{id}', kind: 'canonical' }],
     // rid is not in the legacy document: an optional hint the api2 mapping can use (mappings/reviews.ts).
     params: [p('id', 'path', true, rules.positiveId), p('rid', 'input', false, rules.positiveId)],
+    answer: { status: 204 },
     auth: 'user',
     safe: false,
+    // StarRating and ReviewCount show on every search page.
+    drops: 'all-pages',
   },
   {
     id: 'grocery.create',
@@ -166,6 +192,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'http',
     forms: [{ method: 'POST', template: '/grocerylist', kind: 'canonical' }],
     params: groceryFields,
+    answer: { status: 200, xmlRoot: 'Item' },
     auth: 'user',
     safe: false,
   },
@@ -176,6 +203,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'http',
     forms: [{ method: 'GET', template: '/grocerylist', kind: 'canonical' }],
     params: [],
+    answer: { status: 200, xmlRoot: 'GroceryList' },
     auth: 'user',
     safe: true,
   },
@@ -189,6 +217,7 @@ export const OPERATIONS: readonly Operation[] = [
       { method: 'PUT', template: '/grocerylist/{id}', kind: 'regular' },
     ],
     params: [p('id', 'path', true, rules.groceryItemId), ...groceryFields],
+    answer: { status: 200, xmlRoot: 'Item' },
     auth: 'user',
     safe: false,
   },
@@ -202,6 +231,7 @@ export const OPERATIONS: readonly Operation[] = [
       { method: 'DELETE', template: '/grocerylist/{id}', kind: 'regular' },
     ],
     params: [p('id', 'path', true, rules.groceryItemId)],
+    answer: { status: 204 },
     auth: 'user',
     safe: false,
   },
@@ -212,8 +242,11 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'POST', template: '/favorites', kind: 'canonical' }],
     params: ridOnly,
+    answer: { status: 204 },
     auth: 'user',
     safe: false,
+    // IsBookmark shows on the user's own search pages.
+    drops: 'user-pages',
   },
   {
     id: 'favorites.list',
@@ -222,6 +255,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'GET', template: '/favorites', kind: 'canonical' }],
     params: [],
+    answer: { status: 200, xmlRoot: 'RecipeSearchResult' },
     auth: 'user',
     safe: true,
   },
@@ -232,8 +266,11 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'DELETE', template: '/favorites', kind: 'canonical' }],
     params: ridOnly,
+    answer: { status: 204 },
     auth: 'user',
     safe: false,
+    // IsBookmark shows on the user's own search pages.
+    drops: 'user-pages',
   },
   {
     id: 'trysoons.create',
@@ -242,6 +279,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'http',
     forms: [{ method: 'POST', template: '/trysoons', kind: 'canonical' }],
     params: ridOnly,
+    answer: { status: 204 },
     auth: 'user',
     safe: false,
   },
@@ -252,6 +290,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'http',
     forms: [{ method: 'GET', template: '/trysoons', kind: 'canonical' }],
     params: [],
+    answer: { status: 200, xmlRoot: 'RecipeSearchResult' },
     auth: 'user',
     safe: true,
   },
@@ -262,6 +301,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'http',
     forms: [{ method: 'DELETE', template: '/trysoons', kind: 'canonical' }],
     params: ridOnly,
+    answer: { status: 204 },
     auth: 'user',
     safe: false,
   },
@@ -275,16 +315,19 @@ export const OPERATIONS: readonly Operation[] = [
       p('title_kw', 'query', false, rules.keyword),
       p('any_kw', 'query', false, rules.keyword),
       p('include_primarycat', 'query', false, rules.primaryCategory, true),
-      p('cuisine', 'query', false, rules.keyword, true),
+      p('cuisine', 'query', false, rules.cuisine, true),
       p('include_ing', 'query', false, rules.ingredientList, true),
       p('exclude_ing', 'query', false, rules.ingredientList, true),
       { ...p('photos', 'query', false, rules.photosFlag, true), neutralValue: '0' },
-      p('pg', 'query', false, rules.page),
-      p('rpp', 'query', false, rules.resultsPerPage),
+      // DECISION: legacy defaults pg 1, rpp 10 (api2-notes, paging [I]); the sandbox and mappings agree.
+      { ...p('pg', 'query', false, rules.page), defaultValue: '1' },
+      { ...p('rpp', 'query', false, rules.resultsPerPage), defaultValue: '10' },
     ],
     // DECISION: search needs no user (part 5.4 is silent); a user, when given, fills IsBookmark.
+    answer: { status: 200, xmlRoot: 'RecipeSearchResult' },
     auth: 'key-optional-user',
     safe: true,
+    cache: 'pages',
   },
 ];
 
