@@ -30,6 +30,8 @@ import type { TestGateway } from './support/gateway.js';
 
 const LEGACY = 'api.bigoven.com';
 const SEARCH = `http://${LEGACY}/recipes?title_kw=soup&api_key=k`;
+/** The search as forwarded (the gateway forwards its canonical form: defaults filled in). */
+const FORWARDED_SEARCH = /^\/recipes\?title_kw=soup&.*api_key=k$/;
 
 let upstream: RecordingUpstream;
 let dir: string;
@@ -79,7 +81,7 @@ describe('a proxy-mode client (absolute-form) sending credentials over plain htt
   it('allow: is served over plain http and marked insecure', async () => {
     const res = await get(proxiedClient(gateways.allow), SEARCH);
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.text)).toEqual({ target: '/recipes?title_kw=soup&api_key=k', proto: 'http' });
+    expect(JSON.parse(res.text)).toMatchObject({ target: expect.stringMatching(FORWARDED_SEARCH), proto: 'http' });
     expect(gateways.allow.records.at(-1)).toMatchObject({ absoluteForm: true, scheme: 'http', insecure: true });
   });
 
@@ -91,7 +93,7 @@ describe('a proxy-mode client (absolute-form) sending credentials over plain htt
 
     const res = await get(proxiedClient(gateways.redirect), SEARCH);
     expect(res.status, res.text).toBe(200);
-    expect(JSON.parse(res.text)).toEqual({ target: '/recipes?title_kw=soup&api_key=k', proto: 'https' });
+    expect(JSON.parse(res.text)).toMatchObject({ target: expect.stringMatching(FORWARDED_SEARCH), proto: 'https' });
     expect(upstream.requests.length - before, 'forwarded once, after the redirect').toBe(1);
     expect(gateways.redirect.records.at(-1)).toMatchObject({ scheme: 'https', insecure: false });
   });
