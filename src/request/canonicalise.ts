@@ -152,7 +152,9 @@ function unknownNames(specs: readonly ParamSpec[], query: readonly Pair[], body:
   const inBody = new Set(specs.filter((s) => s.in === 'input').map((s) => s.name));
   const names = new Set([...query.filter((p) => !inQuery.has(p.name)), ...body.filter((p) => !inBody.has(p.name))].map((p) => p.name));
   // A name is echoed in the error only when it is a plain token (it came from the client).
-  return [...names].map((name) => (PLAIN_NAME.test(name) ? name : 'a parameter')).map((name) => ({ field: name, message: `${name} is not a parameter of this operation` }));
+  return [...names].map((name) =>
+    PLAIN_NAME.test(name) ? { field: name, message: `${name} is not a parameter of this operation` } : { field: 'query', message: 'a parameter this operation does not take was given' },
+  );
 }
 
 function givenTwice(name: string): FieldError {
