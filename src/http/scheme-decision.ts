@@ -1,6 +1,6 @@
 /**
  * What a request gets from the plain-http credentials policy (`plainHttpCredentials`), as a pure
- * decision; src/middleware/scheme-policy.ts applies it. docs/proxy-mode.md tells operators.
+ * decision; src/pipeline/scheme-policy.ts applies it. docs/proxy-mode.md tells operators.
  *
  * Credentials (an `api_key` or `Authorization`) over plain http mark the request insecure, then:
  *
@@ -22,7 +22,7 @@
  * A redirect only ever names a configured host (legacy or accepted): with any other `Host` the
  * request is refused, so the gateway never sends a client, and its api_key, elsewhere.
  */
-import { hostnameOf } from '../middleware/host-guard.js';
+import { hostnameOf } from '../pipeline/host-guard.js';
 
 export type PlainHttpPolicy = 'allow' | 'redirect' | 'reject';
 

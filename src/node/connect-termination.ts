@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { hostMatcher, hostnameOf } from '../middleware/host-guard.js';
+import { hostMatcher, hostnameOf } from '../pipeline/host-guard.js';
 
 /** Takes the CONNECT (true) or leaves it to be refused (false). */
 export type ConnectTerminator = (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
