@@ -46,7 +46,7 @@ export async function answerThroughApi2(
     const answer = await mapping.run({ operation: operation.id, values }, exchange.port, context);
     const shape = RESPONSE_SHAPES[operation.id];
     if (answer.status === 204 || answer.body === null) return { response: new Response(null, { status: 204 }) };
-    const rendered = renderLegacy(answer.status, answer.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem);
+    const rendered = renderLegacy(answer.status, answer.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem, shape.schema);
     const headers = { 'content-type': rendered.contentType, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) };
     // Encoded once here: the byte count is then known, and the runtime writes the bytes as they are.
     const body = encoder.encode(rendered.body);
