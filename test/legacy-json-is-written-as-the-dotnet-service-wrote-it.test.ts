@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { legacyJsonNumber, legacyJsonString, toLegacyJson } from '../src/legacy/legacy-json.js';
 import { GroceryListSchema, RecipeSearchResultSchema, toLegacyDate } from '../src/legacy/records.js';
 import { renderError } from '../src/legacy/render.js';
+import { toXml } from '../src/legacy/xml.js';
 import { createLegacySandboxApp } from '../src/sandbox/legacy-app.js';
 import { LegacyStore } from '../src/sandbox/legacy-store.js';
 
@@ -70,6 +71,8 @@ describe('the legacy JSON writer', () => {
     ];
     for (const [value, text] of cases) expect(legacyJsonNumber(value), String(value)).toBe(text);
     expect(legacyJsonNumber(Number.NaN)).toBe('null');
+    // XML answers carry the same number text (XmlConvert uses the same round-trip format).
+    expect(toXml('R', { A: 1 / 3, B: 4, C: 0.00001 })).toContain('<A>0.33333333333333331</A><B>4</B><C>1E-05</C>');
   });
 
   it('writes every declared member (unset ones as null) and leaves out only optional ones', () => {
