@@ -124,34 +124,21 @@ export type GroceryItem = z.infer<typeof GroceryItemSchema>;
 export const GroceryListSchema = z.object({ Items: z.array(GroceryItemSchema) });
 export type GroceryList = z.infer<typeof GroceryListSchema>;
 
-/**
- * What each operation answers on success: status, XML root element and, for arrays, item name,
- * and the record's schema (its member order and null rules for the JSON writer, legacy-json.ts).
- */
-export interface ResponseShape {
-  readonly status: 200 | 204;
-  readonly xmlRoot?: string;
-  readonly xmlItem?: string;
-  readonly schema?: z.ZodType;
-}
-
 const ReviewListSchema = z.array(ReviewSchema);
 
-export const RESPONSE_SHAPES: Readonly<Record<OperationId, ResponseShape>> = {
-  'reviews.create': { status: 200, xmlRoot: 'Review', schema: ReviewSchema },
-  'reviews.get': { status: 200, xmlRoot: 'Review', schema: ReviewSchema },
-  'reviews.list': { status: 200, xmlRoot: 'ArrayOfReview', xmlItem: 'Review', schema: ReviewListSchema },
-  'reviews.update': { status: 200, xmlRoot: 'Review', schema: ReviewSchema },
-  'reviews.delete': { status: 204 },
-  'grocery.create': { status: 200, xmlRoot: 'Item', schema: GroceryItemSchema },
-  'grocery.list': { status: 200, xmlRoot: 'GroceryList', schema: GroceryListSchema },
-  'grocery.update': { status: 200, xmlRoot: 'Item', schema: GroceryItemSchema },
-  'grocery.delete': { status: 204 },
-  'favorites.create': { status: 204 },
-  'favorites.list': { status: 200, xmlRoot: 'RecipeSearchResult', schema: RecipeSearchResultSchema },
-  'favorites.delete': { status: 204 },
-  'trysoons.create': { status: 204 },
-  'trysoons.list': { status: 200, xmlRoot: 'RecipeSearchResult', schema: RecipeSearchResultSchema },
-  'trysoons.delete': { status: 204 },
-  'recipes.search': { status: 200, xmlRoot: 'RecipeSearchResult', schema: RecipeSearchResultSchema },
+/**
+ * The schema of each operation's success record (the catalogue's `answer` names its status and
+ * XML root): its member order and null rules for the JSON writer (legacy-json.ts).
+ */
+export const ANSWER_SCHEMAS: Readonly<Partial<Record<OperationId, z.ZodType>>> = {
+  'reviews.create': ReviewSchema,
+  'reviews.get': ReviewSchema,
+  'reviews.list': ReviewListSchema,
+  'reviews.update': ReviewSchema,
+  'grocery.create': GroceryItemSchema,
+  'grocery.list': GroceryListSchema,
+  'grocery.update': GroceryItemSchema,
+  'favorites.list': RecipeSearchResultSchema,
+  'trysoons.list': RecipeSearchResultSchema,
+  'recipes.search': RecipeSearchResultSchema,
 };

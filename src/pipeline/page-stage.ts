@@ -48,7 +48,7 @@ export function answerFromPages(
   const answer = ({ answer: stored, outcome }: Served): Response => {
     record.cache = outcome;
     record.mode ??= side;
-    return fromStored(stored, outcome, headers['if-none-match']);
+    return fromStored(stored, outcome, { ifNoneMatch: headers['if-none-match'], ifModifiedSince: headers['if-modified-since'] });
   };
   return served instanceof Promise ? served.then(answer) : answer(served);
 }
