@@ -19,6 +19,7 @@ import { parseConfig } from '../config/schema.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { loadConfigFile } from './config-file.js';
 import { startGateway } from './server.js';
+import { describeStartFailure, unreadableFiles } from './start-failure.js';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -83,7 +84,14 @@ async function main(): Promise<void> {
     config = { ...config, observability: { ...config.observability, hashKey } };
   }
 
-  const gateway = await startGateway(config);
+  const unreadable = await unreadableFiles(config);
+  if (unreadable.length > 0) return exitNow([unreadable.join('; ')]);
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  try {
+    gateway = await startGateway(config);
+  } catch (error) {
+    return exitNow([describeStartFailure(error)]);
+  }
   closers.unshift(() => gateway.close());
   const local = `http://127.0.0.1:${new URL(gateway.httpOrigin).port}`;
   // The usage log owns stdout when it writes there: these human lines go to stderr then.
@@ -159,4 +167,10 @@ function fail(errors: string[]): void {
   process.exitCode = 1;
 }
 
-void main();
+/** A start that failed after the sandbox backends began listening: they must not keep the process up. */
+function exitNow(errors: string[]): void {
+  for (const error of errors) console.error(`recipe-gateway: ${error}`);
+  process.exit(1);
+}
+
+main().catch((error: unknown) => exitNow([describeStartFailure(error)]));
