@@ -3,11 +3,14 @@
 #   chromium           the HTML report in a real browser (test/report-html-in-browser.test.ts)
 #   redis-server       real Redis servers started by the fleet tests
 #   clickhouse-server  a real ClickHouse server started by the analytics tests
-# Each package is looked for by its binary on PATH. Missing ones are installed with apt-get when this
+# Each package is looked for by its binary on PATH, or in /usr/sbin and /sbin (where Debian puts
+# clickhouse-server, and which a normal user's PATH often lacks; tests look there too). Missing ones are installed with apt-get when this
 # runs as root (or with passwordless sudo) on a machine that has apt-get; otherwise, or when the
 # install fails, it stops with exit 1 and one line naming the packages and the command to install
 # them. It never skips a test silently. A package is added here by adding a "package:binary" pair.
 set -u
+# The folders searched beside PATH (a test points this elsewhere).
+SBIN_DIRS=${TEST_SETUP_SBIN_DIRS-/usr/sbin /sbin}
 
 REQUIRED="chromium:chromium redis-server:redis-server clickhouse-server:clickhouse-server|clickhouse"
 
@@ -18,6 +21,9 @@ for entry in $REQUIRED; do
   found=""
   for binary in $(printf '%s' "$binaries" | tr '|' ' '); do
     if command -v "$binary" >/dev/null 2>&1; then found=yes; break; fi
+    for dir in $SBIN_DIRS; do
+      if [ -x "$dir/$binary" ]; then found=yes; break 2; fi
+    done
   done
   [ -n "$found" ] || missing="$missing $package"
 done

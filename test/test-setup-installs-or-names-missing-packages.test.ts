@@ -4,11 +4,11 @@
  * command that installs them. Never a silent skip.
  *
  * Each case runs the real script with a PATH of our own: `sh`, `tr` and `env` from the machine, and
- * stand-ins for the rest (`id` says root, `apt-get` records its calls and succeeds or fails, the
+ * stand-ins for the rest, and a folder of its own for /usr/sbin (`id` says root, `apt-get` records its calls and succeeds or fails, the
  * packages' binaries exist or not). Nothing is installed on the machine.
  */
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -42,13 +42,21 @@ function fakeAptGet(installs: boolean): Promise<void> {
 }
 
 function runSetup(): { code: number | null; stdout: string; stderrLines: string[] } {
-  const run = spawnSync(join(bin, 'sh'), [SCRIPT], { env: { PATH: bin, TMPDIR: bin }, encoding: 'utf8', timeout: 30_000 });
+  const env = { PATH: bin, TMPDIR: bin, TEST_SETUP_SBIN_DIRS: join(bin, 'sbin') };
+  const run = spawnSync(join(bin, 'sh'), [SCRIPT], { env, encoding: 'utf8', timeout: 30_000 });
   return { code: run.status, stdout: run.stdout, stderrLines: run.stderr.split('\n').filter(Boolean) };
 }
 
 describe('the test setup step (pretest)', () => {
   it('does nothing and says nothing when chromium, redis-server and clickhouse are all on PATH', async () => {
     for (const name of ['chromium', 'redis-server', 'clickhouse']) await executable(name, 'exit 0');
+    expect(runSetup()).toEqual({ code: 0, stdout: '', stderrLines: [] });
+  });
+
+  it('finds a server binary in the sbin folder a normal user\'s PATH lacks (Debian puts clickhouse-server there)', async () => {
+    for (const name of ['chromium', 'redis-server']) await executable(name, 'exit 0');
+    await mkdir(join(bin, 'sbin'));
+    await executable('sbin/clickhouse-server', 'exit 0');
     expect(runSetup()).toEqual({ code: 0, stdout: '', stderrLines: [] });
   });
 
