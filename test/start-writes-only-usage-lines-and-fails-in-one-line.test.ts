@@ -78,7 +78,7 @@ describe('stdout carries the usage log only', () => {
     expect(gateway.stderr()).toMatch(/SIGINT: .*; closing/);
   }, 120_000);
 
-  it('production start (npm run build && npm run serve -- --config FILE): the compiled build, usage lines only on stdout', async () => {
+  it('production start (npm run build && npm run serve -- --config FILE): the compiled build, usage lines only on stdout; --check-config says valid', async () => {
     const { file, port } = await gatewayConfig();
     const gateway = startProcess('sh', ['-c', `npm run build && exec npm run serve -- --config ${file}`]);
     try {
@@ -90,6 +90,10 @@ describe('stdout carries the usage log only', () => {
     expectOnlyUsageLines(gateway.stdout(), 2);
     expect(gateway.stderr()).toMatch(/SIGINT: .*; closing/);
     expect(gateway.stderr()).toMatch(/> node dist\/src\/node\/main\.js --config /);
+
+    const check = startProcess('npm', ['run', 'serve', '--', '--config', file, '--check-config']);
+    expect(await check.exited).toEqual({ code: 0, signal: null });
+    expect(check.stdout()).toBe(`${file}: valid\n`);
   }, 240_000);
 });
 
