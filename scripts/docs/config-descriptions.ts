@@ -19,6 +19,7 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   trustedProxies: 'addresses or IPv4 CIDRs whose `X-Forwarded-Proto/-For` are believed',
   plainHttpCredentials: 'credentials over plain http: `allow`, `redirect` (308 to https, for a configured host only; 403 otherwise) or `reject` (403); see hosts-and-schemes.md',
   uncatalogued: 'requests that match no operation: `pass` to the legacy backend, or `reject` with 404',
+  unknownParameters: 'a parameter a catalogued operation does not take: `drop` (never forwarded, never keyed) or `reject` (400 naming it)',
   'timeouts.defaultMs': 'whole-exchange upstream deadline',
   'routes.*.mode': '`legacy` (pass-through), `api2` (mapped), `canary` or `shadow` (traffic-control.md); api2 modes are refused for the four legacy-only operations',
   'routes.*.timeoutMs': 'per-operation deadline (default: `timeouts.defaultMs`)',
