@@ -112,20 +112,7 @@ async function main(): Promise<void> {
       gateway.notes.map((note) => `  note: ${note}\n`).join(''),
   );
 
-  if (configPath) {
-    const { watchConfigFile } = await import('./config-watch.js');
-    const watcher = watchConfigFile(configPath, gateway, {
-      onSignal: true,
-      report: (result, reason) =>
-        out.write(
-          result.ok
-            ? `config ${reason}: ${result.unchanged ? 'unchanged' : `version ${result.version} in force`}${result.needsRestart.length > 0 ? ` (restart to apply: ${result.needsRestart.join(', ')})` : ''}\n`
-            : `config ${reason}: refused, the config in force stays\n${result.errors.map((e) => `  ${e}`).join('\n')}\n`,
-        ),
-    });
-    closers.push(async () => watcher.close());
-  }
-
+  // Installed before anything else is awaited: a signal right after the start still drains.
   // SIGTERM/SIGINT: stop accepting at once, let the requests in flight finish for up to
   // limits.shutdownGraceMs, cut the rest, close everything else, exit 0. A second signal cuts at once.
   const grace = config.limits.shutdownGraceMs;
@@ -160,6 +147,20 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+
+  if (configPath) {
+    const { watchConfigFile } = await import('./config-watch.js');
+    const watcher = watchConfigFile(configPath, gateway, {
+      onSignal: true,
+      report: (result, reason) =>
+        out.write(
+          result.ok
+            ? `config ${reason}: ${result.unchanged ? 'unchanged' : `version ${result.version} in force`}${result.needsRestart.length > 0 ? ` (restart to apply: ${result.needsRestart.join(', ')})` : ''}\n`
+            : `config ${reason}: refused, the config in force stays\n${result.errors.map((e) => `  ${e}`).join('\n')}\n`,
+        ),
+    });
+    closers.push(async () => watcher.close());
+  }
 }
 
 function fail(errors: string[]): void {
