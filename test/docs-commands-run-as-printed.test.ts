@@ -1,7 +1,7 @@
 /**
  * Every command the README and docs/ show as `sh runnable` works as printed: the sandbox is started
  * the way the README says (`npm start`, and `npm start -- --api2` for `runnable api2` blocks) on
- * free ports, and each block runs in bash (`-e -o pipefail`) from the repository root, where it must
+ * free ports (PORT=0, ADMIN_PORT=0: the gateway picks them and prints them), and each block runs in bash (`-e -o pipefail`) from the repository root, where it must
  * exit 0 and print the lines of the `output` block that follows it, if any. Substituted, and only
  * these: `127.0.0.1:8080` becomes the gateway's port, `127.0.0.1:9090` the admin port
  * (`ADMIN_PORT=9090` in the docs), and `usage.log` a file in a temporary folder that receives the
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shellBlocks } from './support/doc-blocks.js';
 import type { DocBlock } from './support/doc-blocks.js';
-import { REPO_ROOT, freePort, startProcess } from './support/started-process.js';
+import { REPO_ROOT, printedPort, startProcess } from './support/started-process.js';
 import type { StartedProcess } from './support/started-process.js';
 
 const blocks = await shellBlocks();
@@ -45,13 +45,12 @@ let usageLog: string;
 const sandboxes: Sandbox[] = [];
 
 async function startSandbox(args: readonly string[]): Promise<Sandbox> {
-  const port = await freePort();
-  const adminPort = await freePort();
-  const gateway = startProcess('npm', ['start', ...args], { PORT: String(port), ADMIN_PORT: String(adminPort) });
+  // Port 0: free ports chosen by the gateway itself (no race with other tests for a port).
+  const gateway = startProcess('npm', ['start', ...args], { PORT: '0', ADMIN_PORT: '0' });
   const log = createWriteStream(usageLog, { flags: 'a' });
   gateway.child.stdout?.pipe(log);
-  await gateway.ready(/recipe-gateway listening on/);
-  return { gateway, port, adminPort };
+  await gateway.ready(/metrics: http/);
+  return { gateway, port: printedPort(gateway.stderr(), 'listening on'), adminPort: printedPort(gateway.stderr(), 'metrics:') };
 }
 
 beforeAll(async () => {

@@ -12,7 +12,7 @@ import type { Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import type { StartedLegacySandbox } from '../src/sandbox/start.js';
-import { REPO_ROOT, freePort, startProcess } from './support/started-process.js';
+import { REPO_ROOT, freePort, printedPort, startProcess } from './support/started-process.js';
 
 let dir: string;
 let legacy: StartedLegacySandbox;
@@ -65,11 +65,11 @@ function runGateway(args: readonly string[], env: Record<string, string> = {}): 
 
 describe('stdout carries the usage log only', () => {
   it('npm start (sandbox): no npm banner, no human lines on stdout; Ctrl-C drains and stops', async () => {
-    const port = await freePort();
-    const gateway = startProcess('npm', ['start'], { PORT: String(port), ADMIN_PORT: '0' });
+    // PORT=0: a free port chosen by the gateway itself (no race with other tests for a port).
+    const gateway = startProcess('npm', ['start'], { PORT: '0', ADMIN_PORT: '0' });
     try {
       await gateway.ready(/recipe-gateway listening on/);
-      await twoSearches(port);
+      await twoSearches(printedPort(gateway.stderr(), 'listening on'));
     } finally {
       await gateway.stop();
     }

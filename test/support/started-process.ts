@@ -74,6 +74,13 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/** The port a started gateway printed: `recipe-gateway listening on http://0.0.0.0:PORT` (or `metrics: http://…:PORT/`). */
+export function printedPort(stderr: string, what: 'listening on' | 'metrics:'): number {
+  const port = new RegExp(`${what} https?://[^\\s]*:(\\d+)`).exec(stderr)?.[1];
+  if (!port) throw new Error(`no "${what}" port in:\n${stderr}`);
+  return Number(port);
+}
+
 /** A loopback port free at the time of asking. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
