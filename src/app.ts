@@ -23,6 +23,7 @@ import { schemePolicy } from './middleware/scheme-policy.js';
 import { createMappingMemory } from './api2/review-directory.js';
 import type { MappingMemory } from '../mappings/types.js';
 import { SearchCache } from './cache/search-cache.js';
+import type { CacheTier } from './cache/tier.js';
 import { routeFreshness } from './config/schema.js';
 import { guardedUpstreams } from './traffic/guarded-upstreams.js';
 import type { TrafficState } from './traffic/guarded-upstreams.js';
@@ -99,8 +100,8 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
   return app;
 }
 
-/** The search page cache a config asks for, or null when it is off. */
-export function createSearchCache(config: GatewayConfig): SearchCache | null {
+/** The search page cache a config asks for, or null when it is off; `shared`: the replicas' tier and hash key. */
+export function createSearchCache(config: GatewayConfig, shared?: { readonly tier: CacheTier | undefined; readonly hashKey: string | undefined }): SearchCache | null {
   if (!config.cache.enabled) return null;
   return new SearchCache({
     maxEntries: config.cache.maxEntries,
@@ -108,5 +109,7 @@ export function createSearchCache(config: GatewayConfig): SearchCache | null {
     honorClientNoCache: config.cache.honorClientNoCache,
     keyKnowledgeTtlMs: config.cache.keyKnowledgeTtlMs,
     policy: routeFreshness(config, 'recipes.search'),
+    tier: shared?.tier,
+    hashKey: shared?.hashKey,
   });
 }

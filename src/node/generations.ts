@@ -14,10 +14,12 @@ import type { GatewayDeps } from '../app.js';
 import type { SearchCache } from '../cache/search-cache.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { createMappingMemory } from '../api2/review-directory.js';
+import type { MappingMemory } from '../../mappings/types.js';
 import type { TrafficState } from '../traffic/guarded-upstreams.js';
 import { createUndiciUpstream } from '../upstream/undici-client.js';
 import type { UpstreamClient } from '../upstream/types.js';
 import type { FetchTarget } from './listener.js';
+import type { Fleet } from './fleet/fleet.js';
 
 type UpstreamConfig = NonNullable<GatewayConfig['upstreams']['api2']>;
 
@@ -55,14 +57,20 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 
 export class Generations {
   private current!: Generation;
-  private readonly memory = createMappingMemory();
+  private readonly memory: MappingMemory;
   private searchCache: SearchCache | null = null;
 
-  private constructor(private readonly wiring: AppWiring) {}
+  private constructor(
+    private readonly wiring: AppWiring,
+    private readonly fleet: Fleet | undefined,
+  ) {
+    this.memory = fleet?.memory ?? createMappingMemory();
+  }
 
-  static async start(config: GatewayConfig, wiring: AppWiring): Promise<Generations> {
-    const generations = new Generations(wiring);
-    generations.searchCache = createSearchCache(config);
+  /** `fleet`: the state shared with other replicas (src/node/fleet), when configured. */
+  static async start(config: GatewayConfig, wiring: AppWiring, fleet?: Fleet): Promise<Generations> {
+    const generations = new Generations(wiring, fleet);
+    generations.searchCache = createSearchCache(config, fleet);
     generations.current = await generations.build(config, 1);
     return generations;
   }
@@ -96,7 +104,7 @@ export class Generations {
     const previous = this.current;
     const cacheChanged =
       !same(config.cache, previous.config.cache) || !same(config.routes['recipes.search']?.cache, previous.config.routes['recipes.search']?.cache);
-    if (cacheChanged) this.searchCache = createSearchCache(config);
+    if (cacheChanged) this.searchCache = createSearchCache(config, this.fleet);
     this.current = await this.build(config, previous.version + 1);
     void this.retire(previous);
     const needsRestart = (['listen', 'observability'] as const).filter((key) => !same(config[key], previous.config[key]));

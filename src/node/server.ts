@@ -23,6 +23,8 @@ import { answerClientError, answerConnect, emitAnsweredByNode } from './node-ref
 import type { ClientError } from './node-refusals.js';
 import { createNodeListener } from './listener.js';
 import { nodeRuntime } from './runtime.js';
+import { startFleet } from './fleet/fleet.js';
+import { Readiness } from './fleet/readiness.js';
 
 export interface RunningGateway {
   /** `http://host:port` of the plain listener. */
@@ -78,6 +80,8 @@ export interface StartOptions {
 
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   let generations: Generations | undefined;
+  const fleet = startFleet(config, (state, reason) => fleetLog(observability, state, reason));
+  const readiness = new Readiness([fleet.notReadyReason]);
   const observability = createNodeObservability(
     config,
     options.onRecord,
@@ -87,6 +91,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     ],
     // The pools of the config in force (a retired generation's pools drain and close on their own).
     () => (generations?.active.upstreams ?? []).flatMap((upstream) => (upstream.stats ? [{ name: upstream.name, stats: upstream.stats() }] : [])),
+    fleet.status,
   );
   generations = await Generations.start(config, {
     runtime: nodeRuntime,
@@ -96,7 +101,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     onShadow: shadowSink(observability, options.onShadow),
     onBreaker: (upstream, from, to) => observability.usageLog?.event('breaker', { upstream, from, to }),
     admin: observability.mainAdmin,
-  });
+  }, fleet);
   const observer: RefusalObserver | undefined = observability.sink ? { sink: observability.sink, identifier: observability.identifier } : undefined;
   const listener = createNodeListener(generations.target, {
     legacyHosts: config.legacyHosts,
@@ -107,14 +112,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const servers: Server[] = [];
   const tracker = new ListenerTracker(observer);
   const nodeOptions = serverOptions(config);
-  const plain = tracker.watch(createServer(nodeOptions, tracker.wrap(listener)), config);
+  const plain = tracker.watch(createServer(nodeOptions, tracker.wrap(readiness.wrap(listener))), config);
   servers.push(plain);
   const httpOrigin = await listen(plain, config.listen.host, config.listen.port, 'http');
 
   let httpsOrigin: string | undefined;
   if (config.listen.https) {
     const [cert, key] = await Promise.all([readFile(config.listen.https.certFile), readFile(config.listen.https.keyFile)]);
-    const secure = tracker.watch(createHttpsServer({ ...nodeOptions, cert, key }, tracker.wrap(listener)), config);
+    const secure = tracker.watch(createHttpsServer({ ...nodeOptions, cert, key }, tracker.wrap(readiness.wrap(listener))), config);
     servers.push(secure);
     httpsOrigin = await listen(secure, config.listen.host, config.listen.https.port, 'https');
   }
@@ -131,11 +136,18 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
 
   let draining: Promise<DrainOutcome> | undefined;
   let cutAt = Infinity;
+  let hurried = false;
   let reschedule: (() => void) | undefined;
   function drain(deadlineMs: number): Promise<DrainOutcome> {
-    cutAt = Math.min(cutAt, Date.now() + Math.max(0, deadlineMs));
+    // The first call keeps serving for limits.readyDelayMs (its grace starts after); a later one hurries.
+    const delay = draining ? 0 : config.limits.readyDelayMs;
+    cutAt = Math.min(cutAt, Date.now() + delay + Math.max(0, deadlineMs));
     reschedule?.();
+    readiness.markStopping();
+    if (draining) hurried = true;
     draining ??= (async () => {
+      // /readyz says 503 from now on; load balancers take a few probes to notice: keep serving meanwhile.
+      await readyDelay(delay, () => hurried);
       const started = Date.now();
       tracker.beginDrain();
       const closed = Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
@@ -162,6 +174,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       }
       const ms = Date.now() - started;
       await generations?.close();
+      await fleet.close();
       await observability.close();
       return { drained: outcome === 'drained', cut, ms };
     })();
@@ -173,7 +186,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     httpsOrigin,
     adminOrigin,
     metricsUrl,
-    notes: observability.notes,
+    notes: [...observability.notes, ...fleet.notes],
     close: async () => {
       await drain(config.limits.shutdownGraceMs);
     },
@@ -257,6 +270,18 @@ function listen(server: Server, host: string, port: number, scheme: string): Pro
       resolve(`${scheme}://${shown}:${address.port}`);
     });
   });
+}
+
+/** Waits `ms`, or less once `cutShort()` (a second signal brought the deadline closer). */
+async function readyDelay(ms: number, cutShort: () => boolean): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until && !cutShort()) await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - Date.now())));
+}
+
+function fleetLog(observability: NodeObservability, state: string, reason: string): void {
+  const fields = { tier: 'redis', state, reason, effect: state === 'up' ? 'shared cache in use' : 'L1 only' };
+  if (observability.usageLog) observability.usageLog.event('cache-tier', fields);
+  else console.error(JSON.stringify({ level: state === 'up' ? 'info' : 'warn', msg: 'cache-tier', ...fields }));
 }
 
 function shadowSink(observability: NodeObservability, extra: StartOptions['onShadow']): ((record: ShadowRecord) => void) | undefined {
