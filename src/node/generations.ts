@@ -20,11 +20,15 @@ import { createUndiciUpstream } from '../upstream/undici-client.js';
 import type { UpstreamClient } from '../upstream/types.js';
 import type { FetchTarget } from './listener.js';
 import type { Fleet } from './fleet/fleet.js';
+import { configHash } from './config-hash.js';
 
 type UpstreamConfig = NonNullable<GatewayConfig['upstreams']['api2']>;
 
 export interface Generation {
+  /** Per process: 1 at start, +1 per reload. */
   readonly version: number;
+  /** The config's content hash: the same on every replica that runs this config (src/node/config-hash.ts). */
+  readonly configHash: string;
   readonly loadedAt: string;
   readonly config: GatewayConfig;
   readonly app: FetchTarget;
@@ -38,6 +42,7 @@ export type AppWiring = Omit<GatewayDeps, 'config' | 'upstreams' | 'shared' | 'o
 
 export interface ReloadOutcome {
   readonly version: number;
+  readonly configHash: string;
   /** Config sections that changed but need a restart to apply. */
   readonly needsRestart: readonly string[];
 }
@@ -107,8 +112,9 @@ export class Generations {
     if (cacheChanged) this.searchCache = createSearchCache(config, this.fleet);
     this.current = await this.build(config, previous.version + 1);
     void this.retire(previous);
-    const needsRestart = (['listen', 'observability'] as const).filter((key) => !same(config[key], previous.config[key]));
-    return { version: this.current.version, needsRestart };
+    const needsRestart: string[] = (['listen', 'observability'] as const).filter((key) => !same(config[key], previous.config[key]));
+    if (!same(config.cache.redis, previous.config.cache.redis)) needsRestart.push('cache.redis');
+    return { version: this.current.version, configHash: this.current.configHash, needsRestart };
   }
 
   async close(): Promise<void> {
@@ -127,7 +133,7 @@ export class Generations {
       shared: { searchCache: this.searchCache, memory: this.memory },
       onTraffic: (state) => (traffic = state),
     });
-    return { version, loadedAt: new Date().toISOString(), config, app, traffic, upstreams: api2 ? [legacy, api2] : [legacy], inFlight: 0 };
+    return { version, configHash: configHash(config), loadedAt: new Date().toISOString(), config, app, traffic, upstreams: api2 ? [legacy, api2] : [legacy], inFlight: 0 };
   }
 
   private async retire(generation: Generation): Promise<void> {

@@ -53,6 +53,8 @@ export interface RunningGateway {
   reload(config: GatewayConfig): Promise<ReloadOutcome>;
   /** The version of the config in force (1 at start, +1 per reload). */
   version(): number;
+  /** The content hash of the config in force: equal on replicas that run the same config. */
+  configHash(): string;
   /** Writes an operator event (not a request) to the usage log, when it is on. */
   event(name: string, fields: Record<string, unknown>): void;
 }
@@ -195,10 +197,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     reload: async (next) => {
       if (!generations) throw new Error('gateway not started');
       const outcome = await generations.reload(next);
-      observability.usageLog?.event('config', { version: outcome.version, needsRestart: outcome.needsRestart });
+      observability.usageLog?.event('config', { version: outcome.version, configHash: outcome.configHash, needsRestart: outcome.needsRestart });
       return outcome;
     },
     version: () => generations?.active.version ?? 0,
+    configHash: () => generations?.active.configHash ?? '',
     event: (name, fields) => observability.usageLog?.event(name, fields),
   };
 }
