@@ -138,6 +138,20 @@ describe('replicas sharing one redis', () => {
     }
     expect(shared).toBe(true);
   });
+
+  it('answers every request while redis is paused (slow) and after it is flushed', async () => {
+    const counting = await countingUpstream(0);
+    const [a, b] = await replicas(counting.upstream.origin, { commandTimeoutMs: 200 });
+    expect((await search(a, 'before')).status).toBe(200);
+    // Every command waits 1.5 s: slower than the command timeout, so the tier is out meanwhile.
+    await redis.client().call('CLIENT', 'PAUSE', '1500', 'ALL');
+    const slow = await Promise.all(Array.from({ length: 10 }, (_, i) => search(i % 2 === 0 ? a : b, `slow${i}`)));
+    expect(slow.map((res) => res.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    await redis.client().call('CLIENT', 'UNPAUSE').catch(() => undefined);
+    await redis.client().flushall();
+    const flushed = await Promise.all([search(a, 'before'), search(b, 'before'), search(b, 'after')]);
+    expect(flushed.map((res) => res.status)).toEqual([200, 200, 200]);
+  });
 });
 
 describe('replicas sharing one redis, api2 mode', () => {

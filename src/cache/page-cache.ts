@@ -85,9 +85,9 @@ export interface ServeRequest {
   readonly storable: (answer: StoredAnswer) => boolean;
   /**
    * With a shared tier: a fact (remembered by any replica through `remember`) that lets this
-   * request read a stored page when `mayReadStored` is false here.
+   * request read a stored page when `mayReadStored` is false here (built only on an L1 miss).
    */
-  readonly trustFact?: string | undefined;
+  readonly trustFact?: (() => string) | undefined;
 }
 
 const ENTRY_OVERHEAD_BYTES = 256;

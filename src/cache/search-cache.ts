@@ -96,7 +96,7 @@ export class SearchCache {
       policy: this.config.policy,
       bypass: this.config.honorClientNoCache && /\bno-cache\b/i.test(request.cacheControl ?? ''),
       mayReadStored: trusted,
-      trustFact: `known\n${keyHash}\n${request.paidParams ? 'paid' : 'any'}`,
+      trustFact: () => `known\n${keyHash}\n${request.paidParams ? 'paid' : 'any'}`,
       group: userHash,
       produce: () => produce().then(learn),
       refresh: () => refresh().then(learn),

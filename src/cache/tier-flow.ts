@@ -126,7 +126,7 @@ export class TierFlow {
   }
 
   private read(request: ServeRequest): Promise<TierRead | undefined> {
-    return this.tier.read(request.key, request.group, request.mayReadStored ? null : (request.trustFact ?? null));
+    return this.tier.read(request.key, request.group, request.mayReadStored ? null : (request.trustFact?.() ?? null));
   }
 
   private readable(request: ServeRequest, read: TierRead | undefined): TierEntry | undefined {
