@@ -224,6 +224,8 @@ export const GatewayConfigSchema = z
         keyKnowledgeTtlMs: z.number().int().min(1000).max(86_400_000).default(300_000),
         /** A shared tier behind the per-process cache, for many replicas (src/config/fleet.ts). */
         redis: RedisTierConfigSchema.optional(),
+        /** On the edge (workerd): the Workers Cache API as the shared tier of a data centre's isolates (src/edge/cache-api-tier.ts). */
+        edgeCacheApi: z.boolean().default(false),
       })
       .strict()
       .prefault({}),
