@@ -14,7 +14,8 @@ import type { TestRedis } from './support/redis-server.js';
 import { redisOverrides, startReplicas } from './support/fleet.js';
 import type { TestGateway } from './support/gateway.js';
 
-const J = { accept: 'application/json' };
+// Behind a load balancer every replica sees the public Host (part of the forwarded request, so of the page key).
+const J = { accept: 'application/json', host: 'api.bigoven.com' };
 const cleanup: Array<() => Promise<void>> = [];
 let redis: TestRedis;
 beforeEach(async () => {

@@ -4,7 +4,7 @@
  * rejects: a tier that is down, slow or flushed answers "nothing there" and the gateway goes on
  * with its L1 and the upstream (the implementation says how it notices and recovers).
  *
- * Keys reaching a tier are the structured page keys (src/cache/search-key.ts), which never hold a
+ * Keys reaching a tier are the structured page keys (src/cache/page-key.ts), which never hold a
  * credential; a tier stores them hashed.
  */
 import type { FreshnessPolicy, StoredAnswer } from './page-cache.js';
