@@ -4,7 +4,7 @@
  *   never talks to Redis), and an L2 hit with L1 cold (cache.maxBytes below the page size, so L1
  *   never keeps it; budget: at most 2x the L1 hit).
  * A real redis-server from PATH on a free loopback port, stopped after; skipped (said so) when
- * there is none. Printed with the progress lines, not in the JSON report.
+ * there is none, and with --smoke. Printed with the progress lines, not in the JSON report.
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -50,6 +50,7 @@ async function warm(url: string): Promise<void> {
 }
 
 export async function measureCacheTierCpu(upstream: UpstreamInfo, options: BenchOptions): Promise<string[]> {
+  if (options.smoke) return ['cache tier CPU: not measured with --smoke (three more gateways and seconds of load each)'];
   const port = await freePort();
   const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const missing = await new Promise<boolean>((resolve) => {

@@ -80,5 +80,5 @@ describe('edge shared tier (Workers Cache API)', () => {
     origin = (await mf.ready).origin;
     expect((await search()).headers['x-cache']).toBe('MISS');
     expect(searches()).toBe(2);
-  });
+  }, 120_000);
 });
