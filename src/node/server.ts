@@ -82,7 +82,7 @@ export interface StartOptions {
 
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   let generations: Generations | undefined;
-  const fleet = startFleet(config, (state, reason) => fleetLog(observability, state, reason));
+  const fleet = await startFleet(config, (state, reason) => fleetLog(observability, state, reason));
   const readiness = new Readiness([fleet.notReadyReason]);
   const observability = createNodeObservability(
     config,
