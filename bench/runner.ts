@@ -9,6 +9,7 @@ import { fillCache } from './cache-fill.js';
 import type { CacheFill } from './cache-fill.js';
 import { forkChild } from './children.js';
 import { measureCacheMemory } from './cache-memory.js';
+import { measureCacheTierCpu } from './cache-tier-cpu.js';
 import type { Child } from './children.js';
 import { runLoad } from './load.js';
 import type { Measurement } from './load.js';
@@ -175,6 +176,7 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
 
     log('cache memory: 100,000 distinct pages into a 10 MB cache…');
     const cacheMemory = await measureCacheMemory();
+    for (const line of await measureCacheTierCpu(upstreamInfo, options)) log(line);
 
     return {
       cacheMemory,

@@ -138,7 +138,7 @@ export const reviewsDeleteMapping: OperationMapping = {
   inferences: [],
   async run(call, api2, { memory }) {
     const id = call.values['id'] as number;
-    const rid = (call.values['rid'] as number | undefined) ?? memory.recipeOfReview(id);
+    const rid = (call.values['rid'] as number | undefined) ?? (await memory.recipeOfReview(id));
     if (rid === undefined) {
       throw new MappingRefusal(
         409,

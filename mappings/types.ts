@@ -38,10 +38,10 @@ export interface LegacyAnswer {
   readonly body: unknown;
 }
 
-/** What a mapping remembers between requests; bounded and per gateway instance. */
+/** What a mapping remembers between requests; bounded; per gateway instance, or shared by replicas (then a read may wait). */
 export interface MappingMemory {
   rememberReviewRecipe(reviewId: number, recipeId: number): void;
-  recipeOfReview(reviewId: number): number | undefined;
+  recipeOfReview(reviewId: number): number | undefined | Promise<number | undefined>;
 }
 
 export interface MappingOptions {

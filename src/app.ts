@@ -25,6 +25,7 @@ import { schemePolicy } from './pipeline/scheme-policy.js';
 import { createMappingMemory } from './api2/review-directory.js';
 import type { MappingMemory } from '../mappings/types.js';
 import { SearchCache } from './cache/search-cache.js';
+import type { CacheTier } from './cache/tier.js';
 import { guardedUpstreams } from './traffic/guarded-upstreams.js';
 import type { TrafficState } from './traffic/guarded-upstreams.js';
 import type { BreakerState } from './traffic/breaker.js';
@@ -103,13 +104,15 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
   return app;
 }
 
-/** The search page cache a config asks for, or null when it is off. */
-export function createSearchCache(config: GatewayConfig): SearchCache | null {
+/** The search page cache a config asks for, or null when it is off; `shared`: the replicas' tier and hash key. */
+export function createSearchCache(config: GatewayConfig, shared?: { readonly tier: CacheTier | undefined; readonly hashKey: string | undefined }): SearchCache | null {
   if (!config.cache.enabled) return null;
   return new SearchCache({
     maxEntries: config.cache.maxEntries,
     maxBytes: config.cache.maxBytes,
     honorClientNoCache: config.cache.honorClientNoCache,
     keyKnowledgeTtlMs: config.cache.keyKnowledgeTtlMs,
+    tier: shared?.tier,
+    hashKey: shared?.hashKey,
   });
 }

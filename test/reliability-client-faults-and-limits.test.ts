@@ -264,6 +264,7 @@ describe('limits in config', () => {
       requestTimeoutMs: 30_000,
       clientKeepAliveTimeoutMs: 5_000,
       shutdownGraceMs: 15_000,
+      readyDelayMs: 0,
     });
     const errors = (document: unknown): string[] => {
       const result = parseConfig(document);

@@ -14,6 +14,8 @@
  * keys are built by the caller (src/cache/page-key.ts).
  */
 import { LRUCache } from 'lru-cache';
+import type { CacheTier } from './tier.js';
+import { TierFlow } from './tier-flow.js';
 
 export interface StoredAnswer {
   readonly status: number;
@@ -49,6 +51,8 @@ export interface PageCacheOptions {
   readonly maxEntries: number;
   readonly maxBytes: number;
   readonly now?: () => number;
+  /** A shared tier (L2) behind this one; L1 hits never touch it. */
+  readonly tier?: CacheTier | undefined;
 }
 
 export interface CacheCounters {
@@ -59,6 +63,8 @@ export interface CacheCounters {
   stored: number;
   evicted: number;
   refreshes: number;
+  /** HIT or STALE pages found in the shared tier (L1 had none). */
+  tierHits: number;
 }
 
 export interface ServeRequest {
@@ -79,6 +85,11 @@ export interface ServeRequest {
   readonly storable: (answer: StoredAnswer) => boolean;
   /** Given a background refresh this request started, so the runtime can keep it alive (edge `waitUntil`). */
   readonly defer?: (work: Promise<unknown>) => void;
+  /**
+   * With a shared tier: a fact (remembered by any replica through `remember`) that lets this
+   * request read a stored page when `mayReadStored` is false here (built only on an L1 miss).
+   */
+  readonly trustFact?: (() => string) | undefined;
 }
 
 const ENTRY_OVERHEAD_BYTES = 256;
@@ -90,11 +101,13 @@ function sizeOf(key: string, answer: StoredAnswer): number {
 }
 
 export class PageCache {
-  readonly counters: CacheCounters = { hits: 0, misses: 0, stale: 0, bypass: 0, stored: 0, evicted: 0, refreshes: 0 };
+  readonly counters: CacheCounters = { hits: 0, misses: 0, stale: 0, bypass: 0, stored: 0, evicted: 0, refreshes: 0, tierHits: 0 };
   private readonly now: () => number;
   private readonly entries: LRUCache<string, Entry>;
   private readonly inflight = new Map<string, Promise<StoredAnswer>>();
   private readonly groups = new Map<string, Set<string>>();
+  private readonly tier: CacheTier | undefined;
+  private readonly flow: TierFlow | undefined;
 
   constructor(options: PageCacheOptions) {
     this.now = options.now ?? (() => Date.now());
@@ -111,6 +124,15 @@ export class PageCache {
         }
       },
     });
+    this.tier = options.tier;
+    if (this.tier) {
+      this.flow = new TierFlow(this.tier, {
+        now: this.now,
+        storeLocal: (request, entry) => this.store(request, entry.answer, entry.storedAt),
+        countTierHit: () => void (this.counters.tierHits += 1),
+      });
+      this.tier.onInvalidate((group) => (group === null ? this.entries.clear() : this.dropGroup(group)));
+    }
   }
 
   get size(): { entries: number; bytes: number } {
@@ -124,6 +146,7 @@ export class PageCache {
   serve(request: ServeRequest): Served | Promise<Served> {
     if (request.bypass) {
       this.counters.bypass += 1;
+      if (this.flow) return this.flow.bypass(request).then((answer) => ({ answer, outcome: 'BYPASS' as const }));
       return this.fetchAndStore(request, request.produce).then((answer) => ({ answer, outcome: 'BYPASS' as const }));
     }
     const entry = request.mayReadStored ? this.entries.get(request.key) : undefined;
@@ -137,8 +160,22 @@ export class PageCache {
       this.refreshInBackground(request);
       return { answer: entry.answer, outcome: 'STALE' };
     }
+    if (this.flow) return this.serveThroughTier(this.flow, request, entry);
     this.counters.misses += 1;
     return this.serveMiss(request, entry, age);
+  }
+
+  private async serveThroughTier(flow: TierFlow, request: ServeRequest, entry: Entry | undefined): Promise<Served> {
+    const served = await flow.serve(request, entry);
+    if (served.outcome === 'HIT') this.counters.hits += 1;
+    else if (served.outcome === 'STALE') this.counters.stale += 1;
+    else this.counters.misses += 1;
+    return served;
+  }
+
+  /** Remembers a fact for every replica (nothing without a shared tier: `mayReadStored` says it here). */
+  remember(fact: string, ttlMs: number): void {
+    this.tier?.remember(fact, ttlMs);
   }
 
   private async serveMiss(request: ServeRequest, entry: Entry | undefined, age: number): Promise<Served> {
@@ -156,10 +193,16 @@ export class PageCache {
   /** Drops every entry (e.g. a write changed what pages show). */
   invalidateAll(): void {
     this.entries.clear();
+    this.tier?.invalidateAll();
   }
 
   /** Drops the entries of one group (e.g. one user's pages after their favorites changed). */
   invalidateGroup(group: string): void {
+    this.dropGroup(group);
+    this.tier?.invalidateGroup(group);
+  }
+
+  private dropGroup(group: string): void {
     for (const key of [...(this.groups.get(group) ?? [])]) this.entries.delete(key);
   }
 
@@ -172,10 +215,12 @@ export class PageCache {
   private refreshInBackground(request: ServeRequest): void {
     if (this.inflight.has(request.flightKey)) return;
     this.counters.refreshes += 1;
-    const refreshing = this.fetchAndStore(request, request.refresh).catch(() => {
+    const refreshing = this.flow
+      ? this.flow.refresh(request)
+      : this.fetchAndStore(request, request.refresh).catch(() => {
       /* the stale page stays; the next request tries again */
     });
-    request.defer?.(refreshing);
+    if (refreshing) request.defer?.(refreshing);
   }
 
   private fetchAndStore(request: ServeRequest, call: () => Promise<StoredAnswer>): Promise<StoredAnswer> {
@@ -191,10 +236,11 @@ export class PageCache {
     return started;
   }
 
-  private store(request: ServeRequest, answer: StoredAnswer): void {
+  private store(request: ServeRequest, answer: StoredAnswer, storedAt = this.now()): void {
     const { policy } = request;
-    const entry: Entry = { answer, storedAt: this.now(), policy, size: sizeOf(request.key, answer), group: request.group };
-    const keepFor = policy.ttlMs + Math.max(policy.staleWhileRevalidateMs, policy.staleIfErrorMs);
+    const entry: Entry = { answer, storedAt, policy, size: sizeOf(request.key, answer), group: request.group };
+    const keepFor = policy.ttlMs + Math.max(policy.staleWhileRevalidateMs, policy.staleIfErrorMs) - (this.now() - storedAt);
+    if (keepFor <= 0) return;
     this.entries.set(request.key, entry, { ttl: keepFor });
     if (!this.entries.has(request.key)) return; // larger than the whole cache: not stored
     this.counters.stored += 1;

@@ -25,12 +25,16 @@ import { PageCache } from './page-cache.js';
 import type { FreshnessPolicy, Served, StoredAnswer } from './page-cache.js';
 import { pageKey } from './page-key.js';
 import { createSecretHasher } from './secret-hasher.js';
+import type { CacheTier } from './tier.js';
 
 export interface SearchCacheConfig {
   readonly maxEntries: number;
   readonly maxBytes: number;
   readonly honorClientNoCache: boolean;
   readonly keyKnowledgeTtlMs: number;
+  /** A shared tier (L2, every replica): with it, `hashKey` (shared by the replicas) keys the hashes. */
+  readonly tier?: CacheTier | undefined;
+  readonly hashKey?: string | undefined;
 }
 
 export interface PageRequest {
@@ -60,12 +64,13 @@ function storable(answer: StoredAnswer, coding: string | undefined): boolean {
 
 export class SearchCache {
   readonly pages: PageCache;
-  private readonly hash = createSecretHasher();
+  private readonly hash: (secret: string) => string;
   /** api_key hash → whether it was seen answered 200 with paid parameters. */
   private readonly knownKeys: LRUCache<string, { paid: boolean }>;
 
   constructor(private readonly config: SearchCacheConfig) {
-    this.pages = new PageCache({ maxEntries: config.maxEntries, maxBytes: config.maxBytes });
+    this.hash = createSecretHasher(10_000, config.tier ? config.hashKey : undefined);
+    this.pages = new PageCache({ maxEntries: config.maxEntries, maxBytes: config.maxBytes, tier: config.tier });
     this.knownKeys = new LRUCache({ max: 100_000, ttl: config.keyKnowledgeTtlMs });
   }
 
@@ -77,7 +82,11 @@ export class SearchCache {
     const known = this.knownKeys.get(keyHash);
     const trusted = known !== undefined && (!request.paidParams || known.paid);
     const learn = (answer: StoredAnswer): StoredAnswer => {
-      if (answer.status === 200) this.knownKeys.set(keyHash, { paid: request.paidParams || (known?.paid ?? false) });
+      if (answer.status !== 200) return answer;
+      this.knownKeys.set(keyHash, { paid: request.paidParams || (known?.paid ?? false) });
+      // Other replicas learn it through the shared tier (nothing is remembered without one).
+      this.pages.remember(`known\n${keyHash}\nany`, this.config.keyKnowledgeTtlMs);
+      if (request.paidParams) this.pages.remember(`known\n${keyHash}\npaid`, this.config.keyKnowledgeTtlMs);
       return answer;
     };
     const coding = request.fill.headers['accept-encoding'];
@@ -87,6 +96,7 @@ export class SearchCache {
       policy: request.policy,
       bypass: this.config.honorClientNoCache && /\bno-cache\b/i.test(request.cacheControl ?? ''),
       mayReadStored: trusted,
+      trustFact: () => `known\n${keyHash}\n${request.paidParams ? 'paid' : 'any'}`,
       group: userHash,
       produce: () => produce().then(learn),
       refresh: () => refresh().then(learn),

@@ -8,6 +8,7 @@ import type { OperationId } from '../catalogue/operations.js';
 import { legacyOnlyReason } from '../../mappings/index.js';
 import { ObservabilityConfigSchema } from './observability.js';
 import { isAddressOrRange } from '../http/trusted-proxies.js';
+import { RedisTierConfigSchema } from './fleet.js';
 
 const hostname = z
   .string()
@@ -228,6 +229,10 @@ export const GatewayConfigSchema = z
         honorClientNoCache: z.boolean().default(true),
         /** How long an api key answered 200 upstream may read stored pages without asking again. */
         keyKnowledgeTtlMs: z.number().int().min(1000).max(86_400_000).default(300_000),
+        /** A shared tier behind the per-process cache, for many replicas (src/config/fleet.ts). */
+        redis: RedisTierConfigSchema.optional(),
+        /** On the edge (workerd): the Workers Cache API as the shared tier of a data centre's isolates (src/edge/cache-api-tier.ts). */
+        edgeCacheApi: z.boolean().default(false),
       })
       .strict()
       .prefault({}),
@@ -250,6 +255,8 @@ export const GatewayConfigSchema = z
         clientKeepAliveTimeoutMs: z.number().int().min(100).max(600_000).default(5_000),
         /** SIGTERM/SIGINT: how long requests in flight may finish, once new connections are refused, before the rest are cut. */
         shutdownGraceMs: z.number().int().min(0).max(600_000).default(15_000),
+        /** SIGTERM/SIGINT: how long /readyz answers 503 while the listener still serves, before the drain (load balancers notice). */
+        readyDelayMs: z.number().int().min(0).max(120_000).default(0),
       })
       .strict()
       .superRefine((limits, ctx) => {

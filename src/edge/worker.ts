@@ -24,7 +24,9 @@
  * from a header would let a client claim https.
  */
 import type { Hono } from 'hono';
-import { createGatewayApp } from '../app.js';
+import { createGatewayApp, createSearchCache } from '../app.js';
+import { CacheApiTier } from './cache-api-tier.js';
+import type { EdgeCache } from './cache-api-tier.js';
 import { parseConfig } from '../config/schema.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { GatewayEnv } from '../gateway/env.js';
@@ -47,7 +49,7 @@ export interface EdgeExecutionContext {
 }
 
 export type EdgeGateway =
-  | { readonly ok: true; readonly app: Hono<GatewayEnv>; readonly config: GatewayConfig; readonly notes: readonly string[] }
+  | { readonly ok: true; readonly app: Hono<GatewayEnv>; readonly config: GatewayConfig; readonly notes: readonly string[]; readonly tier?: CacheApiTier | undefined }
   | { readonly ok: false; readonly errors: readonly string[] };
 
 /** Parses the bindings and builds the app; never throws (a bad config is an answer, not a crash). */
@@ -96,13 +98,15 @@ export function buildEdgeGateway(env: EdgeEnv, write: LogWriter = (line) => cons
   const legacy = upstream('legacy', config.upstreams.legacy.baseUrl);
   const api2 = config.upstreams.api2 ? upstream('api2', config.upstreams.api2.baseUrl) : undefined;
   const writeLog: LogWriter = log.destination === 'stderr' ? (line) => console.error(line) : write;
+  const tier = edgeTier(config, notes);
   const app = createGatewayApp({
     config,
     upstreams: api2 ? { legacy, api2 } : { legacy },
     runtime: edgeRuntime,
     onRecord: createConsoleSink(log, writeLog),
+    ...(tier ? { shared: { searchCache: createSearchCache(config, { tier, hashKey: config.observability.hashKey }) } } : {}),
   });
-  return { ok: true, app, config, notes };
+  return { ok: true, app, config, notes, tier };
 }
 
 /**
@@ -150,9 +154,27 @@ export default {
       const json = /application\/json/i.test(request.headers.get('accept') ?? '');
       return gatewayError(500, 'internal', 'The gateway is not configured: its GATEWAY_CONFIG binding is missing or invalid (see the log).', json);
     }
-    return gateway.app.fetch(request, env, ctx as Parameters<Hono<GatewayEnv>['fetch']>[2]);
+    const answer = gateway.app.fetch(request, env, ctx as Parameters<Hono<GatewayEnv>['fetch']>[2]);
+    const tier = gateway.tier;
+    if (!tier) return answer;
+    // Cache writes started by this request outlive its answer only through waitUntil.
+    return Promise.resolve(answer).finally(() => {
+      const writes = tier.settled();
+      if (writes) ctx.waitUntil(writes);
+    });
   },
 };
+
+/** The Workers Cache API tier when `cache.edgeCacheApi` asks for it and the isolates can share hashes. */
+function edgeTier(config: GatewayConfig, notes: string[]): CacheApiTier | undefined {
+  if (!config.cache.enabled || !config.cache.edgeCacheApi) return undefined;
+  const cache = (globalThis as { caches?: { default?: EdgeCache } }).caches?.default;
+  if (!cache) return void notes.push('cache.edgeCacheApi: this runtime has no caches.default; each isolate keeps its own cache');
+  if (config.observability.hashKey === undefined) {
+    return void notes.push('cache.edgeCacheApi needs GATEWAY_HASH_KEY (or observability.hashKey) so isolates hash api keys alike; each isolate keeps its own cache');
+  }
+  return new CacheApiTier(cache);
+}
 
 type ReadDocument = { ok: true; value: unknown } | { ok: false; errors: string[] };
 

@@ -12,13 +12,22 @@ export function configView(generation: Generation): unknown {
   const obs = config.observability as { hashKey?: string; admin: { bearerToken?: string } };
   if (obs.hashKey !== undefined) obs.hashKey = REDACTED;
   if (obs.admin.bearerToken !== undefined) obs.admin.bearerToken = REDACTED;
-  return { version: generation.version, loadedAt: generation.loadedAt, config };
+  const redis = config.cache.redis as { url: string; hashKey?: string } | undefined;
+  if (redis?.hashKey !== undefined) redis.hashKey = REDACTED;
+  if (redis) redis.url = redactUrlPassword(redis.url);
+  return { version: generation.version, configHash: generation.configHash, loadedAt: generation.loadedAt, config };
+}
+
+/** `redis://user:secret@host` → `redis://user:[redacted]@host`. */
+function redactUrlPassword(url: string): string {
+  return url.replace(/^([a-z]+:\/\/[^:@/]*):[^@/]*@/i, `$1:${REDACTED}@`);
 }
 
 export function trafficView(generation: Generation): unknown {
   const traffic = generation.traffic;
   return {
     version: generation.version,
+    configHash: generation.configHash,
     routes: Object.fromEntries(Object.entries(generation.config.routes).map(([id, route]) => [id, { mode: route.mode, canaryPercent: route.canaryPercent, fallback: route.fallback }])),
     breakers: Object.fromEntries(Object.entries(traffic?.breakers ?? {}).map(([name, breaker]) => [name, breaker.state()])),
     shadow: traffic?.shadow ? { inFlight: traffic.shadow.inFlight, operations: traffic.shadow.snapshot() } : null,

@@ -1,6 +1,8 @@
 /**
  * Hot reload from the config file: on SIGHUP, and when the file changes (the folder is watched,
- * so editors that replace the file are seen too). The new file is validated first; a valid one
+ * so editors that replace the file are seen too, and so is a Kubernetes ConfigMap update: the
+ * kubelet writes a new `..<timestamp>` folder and swaps the `..data` symlink by renaming
+ * `..data_tmp` over it, so the events name `..data_tmp`/`..data`, never the file; see isConfigEvent). The new file is validated first; a valid one
  * replaces the config in force atomically, an invalid one is refused with its reasons (key and
  * rule), logged, and the config in force stays.
  */
@@ -11,7 +13,7 @@ import { loadConfigFile } from './config-file.js';
 import type { RunningGateway } from './server.js';
 
 export type ReloadResult =
-  | { readonly ok: true; readonly version: number; readonly unchanged: boolean; readonly needsRestart: readonly string[] }
+  | { readonly ok: true; readonly version: number; readonly configHash: string; readonly unchanged: boolean; readonly needsRestart: readonly string[] }
   | { readonly ok: false; readonly errors: readonly string[] };
 
 export interface ConfigWatch {
@@ -41,11 +43,11 @@ export function watchConfigFile(path: string, gateway: RunningGateway, options: 
     } else {
       const text = JSON.stringify(loaded.config);
       if (text === lastText) {
-        result = { ok: true, version: gateway.version(), unchanged: true, needsRestart: [] };
+        result = { ok: true, version: gateway.version(), configHash: gateway.configHash(), unchanged: true, needsRestart: [] };
       } else {
         const outcome = await gateway.reload(loaded.config);
         lastText = text;
-        result = { ok: true, version: outcome.version, unchanged: false, needsRestart: outcome.needsRestart };
+        result = { ok: true, version: outcome.version, configHash: outcome.configHash, unchanged: false, needsRestart: outcome.needsRestart };
       }
     }
     options.report?.(result, reason);
@@ -66,7 +68,7 @@ export function watchConfigFile(path: string, gateway: RunningGateway, options: 
   let watcher: FSWatcher | undefined;
   try {
     watcher = watch(dirname(path), (_event, file) => {
-      if (file !== null && file !== basename(path)) return;
+      if (!isConfigEvent(file, basename(path))) return;
       clearTimeout(timer);
       timer = setTimeout(() => void reloadNow('file changed'), options.debounceMs ?? 150);
     });
@@ -84,4 +86,14 @@ export function watchConfigFile(path: string, gateway: RunningGateway, options: 
       if (options.onSignal) process.off('SIGHUP', onHangup);
     },
   };
+}
+
+/**
+ * An event that may change what `path` reads: the file itself (or an unnamed event), or the
+ * kubelet's atomic writer (`..data`, `..data_tmp`, `..<timestamp>`: names no user file starts with).
+ */
+export function isConfigEvent(file: string | Buffer | null, name: string): boolean {
+  if (file === null) return true;
+  const changed = file.toString();
+  return changed === name || changed.startsWith('..');
 }

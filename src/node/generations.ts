@@ -15,15 +15,21 @@ import type { SearchCache } from '../cache/search-cache.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { CACHEABLE_OPERATIONS } from '../config/schema.js';
 import { createMappingMemory } from '../api2/review-directory.js';
+import type { MappingMemory } from '../../mappings/types.js';
 import type { TrafficState } from '../traffic/guarded-upstreams.js';
 import { createUndiciUpstream } from '../upstream/undici-client.js';
 import type { UpstreamClient } from '../upstream/types.js';
 import type { FetchTarget } from './listener.js';
+import type { Fleet } from './fleet/fleet.js';
+import { configHash } from './config-hash.js';
 
 type UpstreamConfig = NonNullable<GatewayConfig['upstreams']['api2']>;
 
 export interface Generation {
+  /** Per process: 1 at start, +1 per reload. */
   readonly version: number;
+  /** The config's content hash: the same on every replica that runs this config (src/node/config-hash.ts). */
+  readonly configHash: string;
   readonly loadedAt: string;
   readonly config: GatewayConfig;
   readonly app: FetchTarget;
@@ -37,6 +43,7 @@ export type AppWiring = Omit<GatewayDeps, 'config' | 'upstreams' | 'shared' | 'o
 
 export interface ReloadOutcome {
   readonly version: number;
+  readonly configHash: string;
   /** Config sections that changed but need a restart to apply. */
   readonly needsRestart: readonly string[];
 }
@@ -56,14 +63,20 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 
 export class Generations {
   private current!: Generation;
-  private readonly memory = createMappingMemory();
+  private readonly memory: MappingMemory;
   private searchCache: SearchCache | null = null;
 
-  private constructor(private readonly wiring: AppWiring) {}
+  private constructor(
+    private readonly wiring: AppWiring,
+    private readonly fleet: Fleet | undefined,
+  ) {
+    this.memory = fleet?.memory ?? createMappingMemory();
+  }
 
-  static async start(config: GatewayConfig, wiring: AppWiring): Promise<Generations> {
-    const generations = new Generations(wiring);
-    generations.searchCache = createSearchCache(config);
+  /** `fleet`: the state shared with other replicas (src/node/fleet), when configured. */
+  static async start(config: GatewayConfig, wiring: AppWiring, fleet?: Fleet): Promise<Generations> {
+    const generations = new Generations(wiring, fleet);
+    generations.searchCache = createSearchCache(config, fleet);
     generations.current = await generations.build(config, 1);
     return generations;
   }
@@ -97,11 +110,12 @@ export class Generations {
     const previous = this.current;
     const cacheChanged =
       !same(config.cache, previous.config.cache) || CACHEABLE_OPERATIONS.some((id) => !same(config.routes[id]?.cache, previous.config.routes[id]?.cache));
-    if (cacheChanged) this.searchCache = createSearchCache(config);
+    if (cacheChanged) this.searchCache = createSearchCache(config, this.fleet);
     this.current = await this.build(config, previous.version + 1);
     void this.retire(previous);
-    const needsRestart = (['listen', 'observability'] as const).filter((key) => !same(config[key], previous.config[key]));
-    return { version: this.current.version, needsRestart };
+    const needsRestart: string[] = (['listen', 'observability'] as const).filter((key) => !same(config[key], previous.config[key]));
+    if (!same(config.cache.redis, previous.config.cache.redis)) needsRestart.push('cache.redis');
+    return { version: this.current.version, configHash: this.current.configHash, needsRestart };
   }
 
   async close(): Promise<void> {
@@ -120,7 +134,7 @@ export class Generations {
       shared: { searchCache: this.searchCache, memory: this.memory },
       onTraffic: (state) => (traffic = state),
     });
-    return { version, loadedAt: new Date().toISOString(), config, app, traffic, upstreams: api2 ? [legacy, api2] : [legacy], inFlight: 0 };
+    return { version, configHash: configHash(config), loadedAt: new Date().toISOString(), config, app, traffic, upstreams: api2 ? [legacy, api2] : [legacy], inFlight: 0 };
   }
 
   private async retire(generation: Generation): Promise<void> {

@@ -157,7 +157,7 @@ async function main(): Promise<void> {
       report: (result, reason) =>
         out.write(
           result.ok
-            ? `config ${reason}: ${result.unchanged ? 'unchanged' : `version ${result.version} in force`}${result.needsRestart.length > 0 ? ` (restart to apply: ${result.needsRestart.join(', ')})` : ''}\n`
+            ? `config ${reason}: ${result.unchanged ? 'unchanged' : `config ${result.configHash} in force (version ${result.version})`}${result.needsRestart.length > 0 ? ` (restart to apply: ${result.needsRestart.join(', ')})` : ''}\n`
             : `config ${reason}: refused, the config in force stays\n${result.errors.map((e) => `  ${e}`).join('\n')}\n`,
         ),
     });

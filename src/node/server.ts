@@ -26,6 +26,8 @@ import { lingerWhenUnread, oweAnswer } from './answers-on-socket.js';
 import { connectTerminator } from './connect-termination.js';
 import type { ConnectTerminator } from './connect-termination.js';
 import { nodeRuntime } from './runtime.js';
+import { startFleet } from './fleet/fleet.js';
+import { Readiness } from './fleet/readiness.js';
 
 export interface RunningGateway {
   /** `http://host:port` of the plain listener. */
@@ -54,6 +56,8 @@ export interface RunningGateway {
   reload(config: GatewayConfig): Promise<ReloadOutcome>;
   /** The version of the config in force (1 at start, +1 per reload). */
   version(): number;
+  /** The content hash of the config in force: equal on replicas that run the same config. */
+  configHash(): string;
   /** Writes an operator event (not a request) to the usage log, when it is on. */
   event(name: string, fields: Record<string, unknown>): void;
 }
@@ -81,6 +85,8 @@ export interface StartOptions {
 
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   let generations: Generations | undefined;
+  const fleet = await startFleet(config, (state, reason) => fleetLog(observability, state, reason));
+  const readiness = new Readiness([fleet.notReadyReason]);
   const observability = createNodeObservability(
     config,
     options.onRecord,
@@ -90,6 +96,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     ],
     // The pools of the config in force (a retired generation's pools drain and close on their own).
     () => (generations?.active.upstreams ?? []).flatMap((upstream) => (upstream.stats ? [{ name: upstream.name, stats: upstream.stats() }] : [])),
+    fleet.status,
   );
   generations = await Generations.start(config, {
     runtime: nodeRuntime,
@@ -99,7 +106,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     onShadow: shadowSink(observability, options.onShadow),
     onBreaker: (upstream, from, to) => observability.usageLog?.event('breaker', { upstream, from, to }),
     admin: observability.mainAdmin,
-  });
+  }, fleet);
   const observer: RefusalObserver | undefined = observability.sink ? { sink: observability.sink, identifier: observability.identifier } : undefined;
   const listener = createNodeListener(generations.target, {
     legacyHosts: config.legacyHosts,
@@ -110,14 +117,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const servers: Server[] = [];
   const tracker = new ListenerTracker(observer);
   const nodeOptions = serverOptions(config);
-  const plain = tracker.watch(createServer(nodeOptions, tracker.wrap(listener)), config);
+  const plain = tracker.watch(createServer(nodeOptions, tracker.wrap(readiness.wrap(listener))), config);
   servers.push(plain);
   const httpOrigin = await listen(plain, config.listen.host, config.listen.port, 'http');
 
   let httpsOrigin: string | undefined;
   if (config.listen.https) {
     const [cert, key] = await Promise.all([readFile(config.listen.https.certFile), readFile(config.listen.https.keyFile)]);
-    const secure = tracker.watch(createHttpsServer({ ...nodeOptions, cert, key }, tracker.wrap(listener)), config);
+    const secure = tracker.watch(createHttpsServer({ ...nodeOptions, cert, key }, tracker.wrap(readiness.wrap(listener))), config);
     servers.push(secure);
     tracker.terminateConnect = connectTerminator(config.legacyHosts, config.listen.https.port, secure);
     httpsOrigin = await listen(secure, config.listen.host, config.listen.https.port, 'https');
@@ -135,11 +142,18 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
 
   let draining: Promise<DrainOutcome> | undefined;
   let cutAt = Infinity;
+  let hurried = false;
   let reschedule: (() => void) | undefined;
   function drain(deadlineMs: number): Promise<DrainOutcome> {
-    cutAt = Math.min(cutAt, Date.now() + Math.max(0, deadlineMs));
+    // The first call keeps serving for limits.readyDelayMs (its grace starts after); a later one hurries.
+    const delay = draining ? 0 : config.limits.readyDelayMs;
+    cutAt = Math.min(cutAt, Date.now() + delay + Math.max(0, deadlineMs));
     reschedule?.();
+    readiness.markStopping();
+    if (draining) hurried = true;
     draining ??= (async () => {
+      // /readyz says 503 from now on; load balancers take a few probes to notice: keep serving meanwhile.
+      await readyDelay(delay, () => hurried);
       const started = Date.now();
       tracker.beginDrain();
       const closed = Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
@@ -166,6 +180,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       }
       const ms = Date.now() - started;
       await generations?.close();
+      await fleet.close();
       await observability.close();
       return { drained: outcome === 'drained', cut, ms };
     })();
@@ -177,7 +192,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     httpsOrigin,
     adminOrigin,
     metricsUrl,
-    notes: observability.notes,
+    notes: [...observability.notes, ...fleet.notes],
     close: async () => {
       await drain(config.limits.shutdownGraceMs);
     },
@@ -186,10 +201,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     reload: async (next) => {
       if (!generations) throw new Error('gateway not started');
       const outcome = await generations.reload(next);
-      observability.usageLog?.event('config', { version: outcome.version, needsRestart: outcome.needsRestart });
+      observability.usageLog?.event('config', { version: outcome.version, configHash: outcome.configHash, needsRestart: outcome.needsRestart });
       return outcome;
     },
     version: () => generations?.active.version ?? 0,
+    configHash: () => generations?.active.configHash ?? '',
     event: (name, fields) => observability.usageLog?.event(name, fields),
   };
 }
@@ -267,6 +283,18 @@ function listen(server: Server, host: string, port: number, scheme: string): Pro
       resolve(`${scheme}://${shown}:${address.port}`);
     });
   });
+}
+
+/** Waits `ms`, or less once `cutShort()` (a second signal brought the deadline closer). */
+async function readyDelay(ms: number, cutShort: () => boolean): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until && !cutShort()) await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - Date.now())));
+}
+
+function fleetLog(observability: NodeObservability, state: string, reason: string): void {
+  const fields = { tier: 'redis', state, reason, effect: state === 'up' ? 'shared cache in use' : 'L1 only' };
+  if (observability.usageLog) observability.usageLog.event('cache-tier', fields);
+  else console.error(JSON.stringify({ level: state === 'up' ? 'info' : 'warn', msg: 'cache-tier', ...fields }));
 }
 
 function shadowSink(observability: NodeObservability, extra: StartOptions['onShadow']): ((record: ShadowRecord) => void) | undefined {

@@ -10,6 +10,8 @@
  *   gateway_usage_log_dropped_lines_total                             (when a usage log is on)
  *   gateway_upstream_connections{upstream,state}                      gauge, state: open, idle
  *   gateway_upstream_requests{upstream,state}                         gauge, state: in-flight, waiting
+ *   gateway_cache_tier_up{tier}                                       gauge, 1 while the shared cache tier (redis) is in use
+ *   gateway_cache_tier_errors_total{tier}                             shared-tier calls that failed or found it out
  *   plus prom-client's default process metrics.
  *
  * Label children are looked up once per label combination and kept, so a request costs a map
@@ -54,6 +56,8 @@ export interface PrometheusOptions {
   readonly droppedLogLines?: () => number;
   /** The upstream pools in force, read at each scrape (they change with config reloads). */
   readonly upstreamPools?: () => ReadonlyArray<{ readonly name: string; readonly stats: UpstreamPoolStats }>;
+  /** The shared cache tier's state, read at each scrape (undefined: none configured). */
+  readonly cacheTier?: () => { readonly tier: string; readonly up: boolean; readonly errors: number } | undefined;
 }
 
 export function createPrometheusMetrics(options: PrometheusOptions = {}): PrometheusMetrics {
@@ -139,6 +143,8 @@ export function createPrometheusMetrics(options: PrometheusOptions = {}): Promet
     });
   }
 
+  if (options.cacheTier) tierMetrics(options.cacheTier, registers);
+
   const children = new Map<string, RequestChildren>();
   const childrenFor = (operation: string, mode: string, statusClass: string): RequestChildren => {
     const key = `${operation}\u0000${mode}\u0000${statusClass}`;
@@ -178,4 +184,29 @@ export function createPrometheusMetrics(options: PrometheusOptions = {}): Promet
       },
     },
   };
+}
+
+function tierMetrics(read: NonNullable<PrometheusOptions['cacheTier']>, registers: Registry[]): void {
+  new Gauge({
+    name: 'gateway_cache_tier_up',
+    help: 'Whether the shared cache tier is in use (1) or out, the gateway on its per-process cache only (0).',
+    labelNames: ['tier'] as const,
+    registers,
+    collect() {
+      this.reset();
+      const status = read();
+      if (status) this.labels(status.tier).set(status.up ? 1 : 0);
+    },
+  });
+  new Counter({
+    name: 'gateway_cache_tier_errors_total',
+    help: 'Shared cache tier calls that failed (error, timeout, lost connection).',
+    labelNames: ['tier'] as const,
+    registers,
+    collect() {
+      this.reset();
+      const status = read();
+      if (status) this.labels(status.tier).inc(status.errors);
+    },
+  });
 }

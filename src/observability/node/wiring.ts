@@ -38,6 +38,7 @@ export function createNodeObservability(
   extraSink?: RecordSink,
   views: readonly AdminView[] = [],
   upstreamPools?: PrometheusOptions['upstreamPools'],
+  cacheTier?: PrometheusOptions['cacheTier'],
 ): NodeObservability {
   const obs = config.observability;
   const notes: string[] = [];
@@ -52,7 +53,7 @@ export function createNodeObservability(
     notes.push('metrics are not served: set observability.admin.listen (an admin listener) or observability.admin.bearerToken');
   }
   const metrics = served
-    ? createPrometheusMetrics({ ...(usageLog ? { droppedLogLines: () => usageLog.dropped() } : {}), ...(upstreamPools ? { upstreamPools } : {}) })
+    ? createPrometheusMetrics({ ...(usageLog ? { droppedLogLines: () => usageLog.dropped() } : {}), ...(upstreamPools ? { upstreamPools } : {}), ...(cacheTier ? { cacheTier } : {}) })
     : undefined;
   const routes: AdminRoutes | undefined = metrics
     ? { metricsPath: obs.metrics.path, bearerToken: obs.admin.bearerToken, metrics: metrics.endpoint, views }

@@ -1,0 +1,56 @@
+/**
+ * The port of a shared cache tier (L2) behind the per-process PageCache (L1): Redis/Valkey on Node
+ * (src/node/fleet/redis-tier.ts), the Workers Cache API on the edge. Every method resolves, never
+ * rejects: a tier that is down, slow or flushed answers "nothing there" and the gateway goes on
+ * with its L1 and the upstream (the implementation says how it notices and recovers).
+ *
+ * Keys reaching a tier are the structured page keys (src/cache/page-key.ts), which never hold a
+ * credential; a tier stores them hashed.
+ */
+import type { FreshnessPolicy, StoredAnswer } from './page-cache.js';
+
+export interface TierEntry {
+  readonly answer: StoredAnswer;
+  readonly storedAt: number;
+  readonly policy: FreshnessPolicy;
+}
+
+/** What one read of the tier found. */
+export interface TierRead {
+  /** The entry, when there is one that no invalidation has dropped since it was written. */
+  readonly entry: TierEntry | undefined;
+  /** Whether the trust fact asked for is known in the tier (see ServeRequest.trustFact). */
+  readonly trusted: boolean;
+  /** Opaque: handed back to write(), so an entry produced before an invalidation is never read after it. */
+  readonly stamp: string;
+}
+
+/** The right to call the upstream for a key on behalf of every replica, until released or expired. */
+export interface TierLease {
+  /** Ordered across replicas (fixed width): a write carrying an older fence than the stored entry's is refused. */
+  readonly fence: string;
+  release(): void;
+}
+
+export type LockOutcome = TierLease | 'held' | 'out';
+
+export interface CacheTier {
+  /** `trustFact`: also ask whether this fact was remembered (null: do not ask). */
+  read(key: string, group: string | null, trustFact: string | null): Promise<TierRead | undefined>;
+  /** Stores an entry (fire and forget). `stamp` from the read that preceded the call. */
+  write(key: string, group: string | null, entry: TierEntry, stamp: string, lease: TierLease | undefined): void;
+  /** Tries to become the one replica that calls the upstream for this flight. */
+  lock(flightKey: string): Promise<LockOutcome>;
+  /** Whether some replica still holds the lock of this flight. */
+  locked(flightKey: string): Promise<boolean>;
+  /** How long a lock lives when its holder never releases it (so waiting longer is pointless). */
+  readonly lockTtlMs: number;
+  /** Remembers a fact (e.g. "this api key was answered 200") for every replica, for ttlMs. */
+  remember(fact: string, ttlMs: number): void;
+  /** Drops every entry on every replica. */
+  invalidateAll(): void;
+  /** Drops one group's entries on every replica. */
+  invalidateGroup(group: string): void;
+  /** Told of invalidations made by any replica (group null: all), to drop L1 entries. */
+  onInvalidate(listener: (group: string | null) => void): void;
+}

@@ -1,0 +1,46 @@
+/**
+ * Node-only: the state a gateway shares with its replicas, from `cache.redis`: the Redis cache
+ * tier, the review memory, and what /readyz and /metrics say about them. Without `cache.redis`
+ * there is nothing here and every piece of state stays per process.
+ *
+ * ioredis is set to fail fast (no offline queue, short command and connect timeouts, one try per
+ * command), so a dead or slow Redis trips the breaker at once instead of holding requests; a probe
+ * (PING every `retryMs`) puts it back. Each change is one log line and shows in the metrics.
+ */
+import type { MappingMemory } from '../../../mappings/types.js';
+import type { TierState } from '../../cache/tier-breaker.js';
+import type { GatewayConfig } from '../../config/schema.js';
+import type { RedisTier } from './redis-tier.js';
+
+export interface FleetStatus {
+  readonly tier: string;
+  readonly up: boolean;
+  readonly errors: number;
+  readonly transitions: number;
+}
+
+export interface Fleet {
+  readonly tier: RedisTier | undefined;
+  readonly memory: MappingMemory | undefined;
+  /** The key the replicas hash api keys and credentials with. */
+  readonly hashKey: string | undefined;
+  /** Why this replica should get no traffic now (a required Redis out), or null. */
+  notReadyReason(): string | null;
+  status(): FleetStatus | undefined;
+  readonly notes: readonly string[];
+  close(): Promise<void>;
+}
+
+export type FleetLog = (state: TierState, reason: string) => void;
+
+export async function startFleet(config: GatewayConfig, log: FleetLog): Promise<Fleet> {
+  const redisConfig = config.cache.redis;
+  const hashKey = redisConfig?.hashKey ?? config.observability.hashKey;
+  const none: Fleet = { tier: undefined, memory: undefined, hashKey: undefined, notReadyReason: () => null, status: () => undefined, notes: [], close: async () => {} };
+  if (!redisConfig) return none;
+  if (hashKey === undefined) {
+    return { ...none, notes: ['cache.redis is not used: the replicas need a shared hash key (cache.redis.hashKey, observability.hashKey or GATEWAY_HASH_KEY)'], notReadyReason: () => (redisConfig.required ? 'redis not configured usably' : null) };
+  }
+  const { startRedisFleet } = await import('./redis-fleet.js');
+  return startRedisFleet(redisConfig, hashKey, log);
+}
