@@ -87,6 +87,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     ],
     // The pools of the config in force (a retired generation's pools drain and close on their own).
     () => (generations?.active.upstreams ?? []).flatMap((upstream) => (upstream.stats ? [{ name: upstream.name, stats: upstream.stats() }] : [])),
+    // The usage log's `config` field: the version of the generation in force.
+    () => String(generations?.active.version ?? ''),
   );
   generations = await Generations.start(config, {
     runtime: nodeRuntime,
