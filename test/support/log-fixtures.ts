@@ -244,16 +244,17 @@ export async function writeLog(lines: readonly string[], options: { gzip?: boole
  * them (instance and config included), with a shadow comparison after about one in 20 requests:
  * skewed towards recipes.search in legacy mode (about 40 % of records, so that cell's latency
  * sketch passes its exact limit), every catalogue form, 200 clients, latencies at 0.01 ms
- * resolution, 50 ms apart. For the ClickHouse comparison and the throughput figures.
+ * resolution, 50 ms apart from index `first`. For the ClickHouse comparison and the throughput
+ * figures (scripts/analytics-throughput.ts).
  */
-export function generatedLines(count: number, seed = 42, operations: readonly string[] = GENERATED_OPERATIONS): string[] {
+export function generatedLines(count: number, seed = 42, first = 0, operations: readonly string[] = GENERATED_OPERATIONS): string[] {
   let state = seed;
   const random = (): number => (state = (state * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const clients = Array.from({ length: 200 }, (_, i) => i.toString(16).padStart(16, '0'));
   const modes = ['legacy', 'legacy', 'api2', 'api2', 'gateway'];
   const lines: string[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = first; i < first + count; i++) {
     const hot = random() < 0.4;
     const operation = hot ? 'recipes.search' : pick(operations);
     const client = random() < 0.05 ? undefined : pick(clients);
@@ -263,7 +264,7 @@ export function generatedLines(count: number, seed = 42, operations: readonly st
       time: T0 + i * 50,
       instance: `pod-${i % 3}`,
       config: 'c0ffee01',
-      requestId: `00000000-0000-4000-8000-${(seed * 1e6 + i).toString(16).padStart(12, '0')}`,
+      requestId: `00000000-0000-4000-8000-${(seed * 1e9 + i).toString(16).padStart(12, '0')}`,
       method: operation === 'grocery.update' ? pick(['POST', 'PUT']) : 'GET',
       operation,
       mode: hot ? 'legacy' : operation === 'unrouted' ? 'gateway' : pick(modes),
