@@ -7,6 +7,7 @@
  * one line and exit code 1.
  */
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { REQUEST_LINE_FIELDS, SHADOW_FIELDS } from '../src/observability/log-sch
 import { renderText } from '../src/report/render-text.js';
 import { reportFrom, reportFromInputs } from '../src/report/run.js';
 import { clickHouseSource } from '../src/report/sources/clickhouse.js';
+import { createTableSql } from '../src/report/sources/clickhouse-ddl.js';
 import { ingest } from '../src/report/sources/clickhouse-ingest.js';
 import { clickHouseTarget, select } from '../src/report/sources/clickhouse-http.js';
 import type { Report } from '../src/report/types.js';
@@ -127,6 +129,13 @@ describe('the migration report counted by ClickHouse', () => {
     const counted = await reportFrom(clickHouseSource(clickHouseTarget(server.url), 'malformed'));
     expect(counted.summary.records).toBe(3);
   }, 120_000);
+});
+
+describe('the documented table', () => {
+  it('is the table generated from the log schema', async () => {
+    const doc = await readFile(join(process.cwd(), 'docs', 'analytics-clickhouse.md'), 'utf8');
+    expect(doc).toContain(`${createTableSql('usage_log')};`);
+  });
 });
 
 describe('the report when ClickHouse fails', () => {

@@ -13,7 +13,7 @@ import { renderText } from './render-text.js';
 import { runIngest } from './ingest-cli.js';
 import { reportFrom } from './run.js';
 import { clickHouseSource } from './sources/clickhouse.js';
-import { DEFAULT_TABLE, isTableName } from './sources/clickhouse-ddl.js';
+import { DEFAULT_TABLE, createTableSql, isTableName } from './sources/clickhouse-ddl.js';
 import { ClickHouseError, clickHouseTarget } from './sources/clickhouse-http.js';
 import { filesSource } from './sources/files.js';
 import { DEFAULT_THRESHOLDS } from './types.js';
@@ -22,6 +22,7 @@ import type { Thresholds } from './types.js';
 const USAGE = `usage: npm run report -- [options] <log files | ->   (plain or .gz; - reads stdin)
        npm run report -- [options] --clickhouse URL            (the usage-log table in ClickHouse)
        npm run report -- ingest --clickhouse URL [--table NAME] [--ttl-days N] <log files | ->
+       npm run report -- ddl [--table NAME] [--ttl-days N]       (print the table's CREATE TABLE)
 
   --clickhouse URL       count by SQL in ClickHouse (HTTP interface, http://[user:password@]host:8123/)
   --table NAME           the usage-log table in ClickHouse (default ${DEFAULT_TABLE})
@@ -72,6 +73,15 @@ async function main(): Promise<number> {
   if (!isTableName(values.table) || !(timeout > 0)) {
     process.stderr.write(`${!isTableName(values.table) ? `--table: not a table name: ${values.table}` : '--timeout: must be a number of seconds > 0'}\n`);
     return 2;
+  }
+  if (positionals[0] === 'ddl') {
+    const ttlDays = values['ttl-days'] !== undefined ? Number(values['ttl-days']) : undefined;
+    if (ttlDays !== undefined && !(Number.isInteger(ttlDays) && ttlDays > 0)) {
+      process.stderr.write('--ttl-days: must be a whole number of days > 0\n');
+      return 2;
+    }
+    process.stdout.write(`${createTableSql(values.table, ttlDays !== undefined ? { ttlDays } : {})};\n`);
+    return 0;
   }
   const target = clickhouse !== undefined ? clickHouseTarget(clickhouse, timeout * 1000) : undefined;
   if (positionals[0] === 'ingest') {
