@@ -1,7 +1,7 @@
 /**
  * Usage analytics on ClickHouse, against a real clickhouse-server (Debian's package) started on a
  * free loopback port: the same generated logs loaded into ClickHouse and read by the file reader
- * give the same migration report (JSON and text); an ingest retried twice counts every record
+ * give the same migration report (JSON, text and HTML); an ingest retried twice counts every record
  * once; the table generated from the log schema has a column for every field the writer puts on
  * a line; a malformed line is skipped and named; ClickHouse down, slow, or without the table is
  * one line and exit code 1.
@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logLine } from '../src/observability/log-fields.js';
 import { REQUEST_LINE_FIELDS, SHADOW_FIELDS } from '../src/observability/log-schema.js';
+import { renderHtml } from '../src/report/render-html.js';
 import { renderText } from '../src/report/render-text.js';
 import { reportFrom, reportFromInputs } from '../src/report/run.js';
 import { clickHouseSource } from '../src/report/sources/clickhouse.js';
@@ -55,7 +56,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe('the migration report counted by ClickHouse', () => {
-  it('equals the file reader report for the same logs, as JSON and as text', async () => {
+  it('equals the file reader report for the same logs, as JSON, text and HTML', async () => {
     // 12,000 generated requests (one cell past the latency sketch's exact limit) and the hand-checked scenarios.
     const file = await writeLog([...generatedLines(12_000), ...scenarioLines(), ...shadowScenarioLines()]);
     const target = clickHouseTarget(server.url);
@@ -68,6 +69,7 @@ describe('the migration report counted by ClickHouse', () => {
     expect(fromFile.operations.find((op) => op.operation === 'recipes.search')!.modes[0]!.requests).toBeGreaterThan(4096);
     expect(comparable(fromClickHouse)).toEqual(comparable(fromFile));
     expect(renderText(comparable(fromClickHouse))).toBe(renderText(comparable(fromFile)));
+    expect(renderHtml(comparable(fromClickHouse))).toBe(renderHtml(comparable(fromFile)));
 
     const viaCommand = await report(['--clickhouse', server.url, '--table', 'equal_reports', '--json']);
     expect(viaCommand.code).toBe(0);

@@ -50,7 +50,7 @@ export const COLUMNS: readonly Column[] = STORED_FIELDS.map((spec) => ({ name: s
 /** The UTC day of a row, from its epoch-ms `time`. */
 const DAY = "toDate(toDateTime(intDiv(time, 1000)), 'UTC')";
 
-export const SORTING_KEY = ['msg', 'operation', 'mode', 'time', 'requestId'] as const;
+export const SORTING_KEY = ['msg', 'operation', 'mode', 'time', 'instance', 'requestId'] as const;
 
 export interface TableOptions {
   /** Rows older than this many days are deleted by ClickHouse (needs ClickHouse ≥ 19.6). */
