@@ -90,6 +90,7 @@ describe('the migration report counted by ClickHouse', () => {
     expect(fromClickHouse.summary.records).toBe(3000);
     expect(fromClickHouse.summary.shadowLines).toBe(lines.length - 3000);
     expect(comparable(fromClickHouse)).toEqual(comparable(fromFile));
+    expect(comparable(await reportFrom(clickHouseSource(target, 'retried', { final: true })))).toEqual(comparable(fromFile));
   }, 300_000);
 
   it('has a column for every field the writer puts on a request line, and no column the log schema lacks', async () => {

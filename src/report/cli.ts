@@ -27,6 +27,7 @@ const USAGE = `usage: npm run report -- [options] <log files | ->   (plain or .g
   --clickhouse URL       count by SQL in ClickHouse (HTTP interface, http://[user:password@]host:8123/)
   --table NAME           the usage-log table in ClickHouse (default ${DEFAULT_TABLE})
   --timeout SECONDS      give up on ClickHouse after this long (default 60)
+  --final                read the table with FINAL: exact while duplicates are not merged yet (slower)
   --timing               print records per second and the wall time on stderr (always printed for files)
 
   --json                 print the report as JSON instead of tables
@@ -55,6 +56,7 @@ async function main(): Promise<number> {
         table: { type: 'string', default: DEFAULT_TABLE },
         timeout: { type: 'string', default: '60' },
         timing: { type: 'boolean', default: false },
+        final: { type: 'boolean', default: false },
         'ttl-days': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -114,7 +116,7 @@ async function main(): Promise<number> {
   }
 
   const started = performance.now();
-  const source = target ? clickHouseSource(target, values.table) : filesSource(positionals);
+  const source = target ? clickHouseSource(target, values.table, { final: values.final }) : filesSource(positionals);
   const report = await reportFrom(source, thresholds);
   const seconds = (performance.now() - started) / 1000;
   if (values.html) {

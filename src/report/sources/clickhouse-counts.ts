@@ -17,8 +17,9 @@ type Row = readonly unknown[];
 const num = (value: unknown): number => (value === null ? 0 : Number(value));
 const opt = (value: unknown): string | undefined => (value === null || value === undefined ? undefined : String(value));
 
-export async function countsFromClickHouse(target: ClickHouseTarget, table: string): Promise<Aggregator> {
+export async function countsFromClickHouse(target: ClickHouseTarget, name: string, final: boolean): Promise<Aggregator> {
   const agg = new Aggregator();
+  const table = final ? `${name} FINAL` : name;
   const [summary] = await select(target, sql.summarySql(table));
   const [records, shadowLines, first, last, anonymous] = (summary ?? []).map(num);
   agg.records = records ?? 0;

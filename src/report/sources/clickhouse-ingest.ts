@@ -3,7 +3,8 @@
  * gzipped, or `-` for stdin) into the ClickHouse table, creating it when it is missing. Rows go
  * in batches (`INSERT … FORMAT JSONEachRow`), a failed batch is sent again (up to 3 tries), and
  * running the whole ingest again is harmless: the table keeps one row per dedupe key
- * (clickhouse-ddl.ts), so a backfill or a retried run counts every record once.
+ * (clickhouse-ddl.ts), and the ingest ends by merging the days it wrote to, so a backfill or a
+ * retried run counts every record once.
  *
  * A malformed line is skipped, counted, and named by its position (`file:line: reason`).
  */
@@ -33,6 +34,8 @@ export async function ingest(target: ClickHouseTarget, table: string, inputs: re
   await execute(target, createTableSql(table, options));
   const outcome = { records: 0, shadowLines: 0, otherLines: 0, brokenCount: 0, broken: [] as BrokenLine[], batches: 0 };
   let batch: string[] = [];
+  /** UTC days (epoch days) written to. */
+  const days = new Set<number>();
   // An insert that fails while a file is read stops the reading; it is thrown from here, not reported as the file's end.
   let failure: unknown;
   // One batch in flight while the next is read: reading and inserting overlap.
@@ -49,6 +52,7 @@ export async function ingest(target: ClickHouseTarget, table: string, inputs: re
     const read = await readLines(input, (line, lineNumber) => {
       const row = rowOfLine(line);
       if (row.kind === 'row') {
+        days.add(Math.floor(row.time / 86_400_000));
         if (row.shadow) outcome.shadowLines++;
         else outcome.records++;
         batch.push(row.row);
@@ -75,7 +79,19 @@ export async function ingest(target: ClickHouseTarget, table: string, inputs: re
   }
   if (batch.length > 0) await send(batch);
   await sending;
+  await mergeDays(target, table, days);
   return outcome;
+}
+
+/**
+ * Merges every day partition the ingest wrote to into one part, which collapses duplicates (a
+ * file ingested again, a batch sent twice): the report then reads the table without FINAL.
+ */
+async function mergeDays(target: ClickHouseTarget, table: string, days: ReadonlySet<number>): Promise<void> {
+  for (const day of days) {
+    const id = new Date(day * 86_400_000).toISOString().slice(0, 10).replace(/-/g, '');
+    await execute(target, `OPTIMIZE TABLE ${table} PARTITION ID '${id}' FINAL`);
+  }
 }
 
 async function drain(pending: string[][], send: (rows: string[]) => Promise<void>): Promise<void> {

@@ -17,7 +17,7 @@ import { STORED_FIELDS } from '../../observability/log-schema.js';
 import type { LogFieldSpec } from '../../observability/log-schema.js';
 
 export type RowOutcome =
-  | { readonly kind: 'row'; readonly row: string; readonly shadow: boolean }
+  | { readonly kind: 'row'; readonly row: string; readonly shadow: boolean; readonly time: number }
   | { readonly kind: 'other' }
   | { readonly kind: 'broken'; readonly reason: string };
 
@@ -38,10 +38,11 @@ export function rowOfLine(line: string): RowOutcome {
   if (parsed.kind === 'other') return OTHER;
   const fields = raw as Record<string, unknown>;
   let row: string;
+  const time = Math.floor(parsed.kind === 'record' ? parsed.record.time : parsed.shadow.time);
   if (parsed.kind === 'record') {
-    row = `{"msg":"request","time":${Math.floor(parsed.record.time)},"method":${JSON.stringify(parsed.record.method)}`;
+    row = `{"msg":"request","time":${time},"method":${JSON.stringify(parsed.record.method)}`;
   } else {
-    const { time, outcome, reason, diffs, noise } = parsed.shadow;
+    const { outcome, reason, diffs, noise } = parsed.shadow;
     row = `{"msg":"shadow","time":${Math.floor(time)},"outcome":"${outcome}","diffs":${JSON.stringify(diffs)},"noise":${JSON.stringify(noise)}`;
     if (reason !== undefined) row += `,"reason":${JSON.stringify(reason)}`;
   }
@@ -52,7 +53,7 @@ export function rowOfLine(line: string): RowOutcome {
   if (typeof fields['requestId'] !== 'string' || fields['requestId'] === '') {
     row += `,"requestId":"line:${createHash('sha256').update(line).digest('hex').slice(0, 32)}"`;
   }
-  return { kind: 'row', row: `${row}}`, shadow: parsed.kind === 'shadow' };
+  return { kind: 'row', row: `${row}}`, shadow: parsed.kind === 'shadow', time };
 }
 
 /** The value as JSON text for its column, or undefined to leave the column to its default. */
