@@ -151,6 +151,14 @@ describe('the report when ClickHouse fails', () => {
     expect(oneLine(result.stderr)).toEqual([`cannot reach ClickHouse at http://127.0.0.1:${port}/: connection refused`]);
   }, 120_000);
 
+  it('fails an ingest in one line when ClickHouse is down, exit code 1', async () => {
+    const port = await freePort();
+    const file = await writeLog(generatedLines(5, 9));
+    const result = await report(['ingest', '--clickhouse', `http://127.0.0.1:${port}/`, file]);
+    expect(result.code).toBe(1);
+    expect(oneLine(result.stderr)).toEqual([`cannot reach ClickHouse at http://127.0.0.1:${port}/: connection refused`]);
+  }, 120_000);
+
   it('says in one line that the table is missing, exit code 1', async () => {
     const result = await report(['--clickhouse', server.url, '--table', 'never_filled']);
     expect(result.code).toBe(1);
