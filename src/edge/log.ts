@@ -23,8 +23,8 @@ export function logLine(write: LogWriter, level: keyof typeof LEVELS, msg: strin
 }
 
 /** The record sink, or undefined when the log is off. */
-/** One id per isolate, drawn when the module loads. */
-const ISOLATE = `isolate-${crypto.randomUUID()}`;
+/** One id per isolate, drawn on first use (workerd refuses random values in the global scope). */
+let isolate: string | undefined;
 
 /**
  * The origin of the edge's lines. DECISION: the config version on the edge is a 32-bit FNV-1a hash
@@ -33,7 +33,7 @@ const ISOLATE = `isolate-${crypto.randomUUID()}`;
 export function edgeOrigin(instance: string | undefined, configText: string): LogOrigin {
   let hash = 0x811c9dc5;
   for (let i = 0; i < configText.length; i++) hash = Math.imul(hash ^ configText.charCodeAt(i), 0x01000193);
-  return { instance: instance ?? ISOLATE, config: (hash >>> 0).toString(16).padStart(8, '0') };
+  return { instance: instance ?? (isolate ??= `isolate-${crypto.randomUUID()}`), config: (hash >>> 0).toString(16).padStart(8, '0') };
 }
 
 export function createConsoleSink(config: ObservabilityConfig['log'], write: LogWriter, origin: LogOrigin): RecordSink | undefined {
