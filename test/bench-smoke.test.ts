@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- --smoke` runs to the end: every scenario measured and every ratio computed,
- * with numbers. No threshold is asserted (the benchmark reports, it does not judge).
+ * with numbers and without a single failed request. No speed threshold is asserted (the benchmark
+ * reports, it does not judge).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,6 +43,7 @@ describe('npm run bench -- --smoke', () => {
       expect(scenario.rounds.length, scenario.id).toBe(1);
       for (const value of [scenario.reqPerSec, scenario.p50Ms, scenario.p99Ms, scenario.errors]) expect(Number.isFinite(value), scenario.id).toBe(true);
       expect(scenario.reqPerSec, scenario.id).toBeGreaterThan(0);
+      expect(scenario.errors, `${scenario.id}: failed requests`).toBe(0);
     }
     expect(report.ratios.map((r) => r.id)).toEqual(RATIO_IDS);
     for (const ratio of report.ratios) {

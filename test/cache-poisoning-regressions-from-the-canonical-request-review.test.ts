@@ -76,6 +76,24 @@ describe('cache poisoning found in the canonical-request review', () => {
     expect(upstream.requests[0]?.headers['if-none-match']).toBeUndefined();
   });
 
+  it('answers If-Modified-Since from the stored page\'s Last-Modified, never sending it on the fill', async () => {
+    const upstream = await startRecordingUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'last-modified': 'Mon, 01 Jan 2024 00:00:00 GMT' });
+      res.end('{"ResultCount":2,"Results":[]}');
+    });
+    cleanup.push(() => upstream.close());
+    const gateway = await startTestGateway(upstream.origin);
+    cleanup.push(() => gateway.close());
+    const later = await send(gateway.origin, { target: PAGE, headers: { ...JSON_ACCEPT, 'if-modified-since': 'Tue, 02 Jan 2024 00:00:00 GMT' } });
+    expect(later.status).toBe(304);
+    expect(later.headers['last-modified']).toBe('Mon, 01 Jan 2024 00:00:00 GMT');
+    const earlier = await send(gateway.origin, { target: PAGE, headers: { ...JSON_ACCEPT, 'if-modified-since': 'Sun, 31 Dec 2023 00:00:00 GMT' } });
+    expect(earlier.status).toBe(200);
+    expect(earlier.headers['x-cache']).toBe('HIT');
+    expect(upstream.requests).toHaveLength(1);
+    expect(upstream.requests[0]?.headers['if-modified-since']).toBeUndefined();
+  });
+
   it('forwards exactly what it keys: case variants in the document\'s spelling, unknown parameters dropped', async () => {
     const upstream = await startRecordingUpstream();
     cleanup.push(() => upstream.close());
@@ -136,6 +154,9 @@ describe('cache poisoning found in the canonical-request review', () => {
     const res = await send(gateway.origin, { target: '/recipes?title_kw=soup&callback=evil&api_key=k', headers: JSON_ACCEPT });
     expect(res.status).toBe(400);
     expect(res.json()).toMatchObject({ Message: 'The request is invalid: callback is not a parameter of this operation.' });
+    const markup = await send(gateway.origin, { target: '/recipes?title_kw=soup&%3Cscript%3E=1&api_key=k', headers: JSON_ACCEPT });
+    expect(markup.status).toBe(400);
+    expect(markup.text()).not.toContain('<script>');
     expect(upstream.requests).toHaveLength(0);
   });
 });

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { OPERATION_IDS } from '../src/catalogue/operations.js';
 import { parseConfig } from '../src/config/schema.js';
 import { capabilities } from '../mappings/index.js';
-import { withCurrentMatrix } from '../mappings/capability-matrix.js';
+import { capabilityMatrixMarkdown } from '../mappings/capability-matrix.js';
+import { withSection } from '../scripts/docs/sections.js';
 
 describe('capability matrix', () => {
   it('has 12 mapped operations and 4 legacy-only ones (adding and removing favorites and try soons)', () => {
@@ -15,9 +16,9 @@ describe('capability matrix', () => {
     );
   });
 
-  it('is embedded in the README as generated (run `npm run capabilities -- --write` after changing a mapping)', async () => {
-    const readme = await readFile('README.md', 'utf8');
-    expect(withCurrentMatrix(readme)).toBe(readme);
+  it('is embedded in docs/operations.md as generated (run `npm run docs -- --write` after changing a mapping)', async () => {
+    const doc = await readFile('docs/operations.md', 'utf8');
+    expect(withSection(doc, 'capability-matrix', capabilityMatrixMarkdown())).toBe(doc);
   });
 });
 

@@ -12,7 +12,7 @@
  *
  * The app is built once per isolate, on the first request (workerd allows no random values or
  * timers at module scope), and rebuilt only if the bindings change. Every isolate is a separate
- * instance: its search cache and mapping memory are its own (README, Scale-out).
+ * instance: its search cache and mapping memory are its own (docs/deploy.md, Scale-out).
  *
  * On the edge, config keys that belong to the Node listener are ignored with a note logged once
  * (`listen`: the platform listens and terminates TLS; `connections`, `keepAliveTimeoutMs`: the

@@ -124,28 +124,21 @@ export type GroceryItem = z.infer<typeof GroceryItemSchema>;
 export const GroceryListSchema = z.object({ Items: z.array(GroceryItemSchema) });
 export type GroceryList = z.infer<typeof GroceryListSchema>;
 
-/** What each operation answers on success: status, XML root element and, for arrays, item name. */
-export interface ResponseShape {
-  readonly status: 200 | 204;
-  readonly xmlRoot?: string;
-  readonly xmlItem?: string;
-}
+const ReviewListSchema = z.array(ReviewSchema);
 
-export const RESPONSE_SHAPES: Readonly<Record<OperationId, ResponseShape>> = {
-  'reviews.create': { status: 200, xmlRoot: 'Review' },
-  'reviews.get': { status: 200, xmlRoot: 'Review' },
-  'reviews.list': { status: 200, xmlRoot: 'ArrayOfReview', xmlItem: 'Review' },
-  'reviews.update': { status: 200, xmlRoot: 'Review' },
-  'reviews.delete': { status: 204 },
-  'grocery.create': { status: 200, xmlRoot: 'Item' },
-  'grocery.list': { status: 200, xmlRoot: 'GroceryList' },
-  'grocery.update': { status: 200, xmlRoot: 'Item' },
-  'grocery.delete': { status: 204 },
-  'favorites.create': { status: 204 },
-  'favorites.list': { status: 200, xmlRoot: 'RecipeSearchResult' },
-  'favorites.delete': { status: 204 },
-  'trysoons.create': { status: 204 },
-  'trysoons.list': { status: 200, xmlRoot: 'RecipeSearchResult' },
-  'trysoons.delete': { status: 204 },
-  'recipes.search': { status: 200, xmlRoot: 'RecipeSearchResult' },
+/**
+ * The schema of each operation's success record (the catalogue's `answer` names its status and
+ * XML root): its member order and null rules for the JSON writer (legacy-json.ts).
+ */
+export const ANSWER_SCHEMAS: Readonly<Partial<Record<OperationId, z.ZodType>>> = {
+  'reviews.create': ReviewSchema,
+  'reviews.get': ReviewSchema,
+  'reviews.list': ReviewListSchema,
+  'reviews.update': ReviewSchema,
+  'grocery.create': GroceryItemSchema,
+  'grocery.list': GroceryListSchema,
+  'grocery.update': GroceryItemSchema,
+  'favorites.list': RecipeSearchResultSchema,
+  'trysoons.list': RecipeSearchResultSchema,
+  'recipes.search': RecipeSearchResultSchema,
 };

@@ -19,6 +19,7 @@ import { parseConfig } from '../config/schema.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { loadConfigFile } from './config-file.js';
 import { startGateway } from './server.js';
+import { describeStartFailure, unreadableFiles } from './start-failure.js';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -52,9 +53,11 @@ async function main(): Promise<void> {
     const { startApi2Sandbox } = await import('../sandbox/api2-start.js');
     const { PLACEHOLDER_PHOTO_URL } = await import('../sandbox/dataset.js');
     const { capabilities } = await import('../../mappings/index.js');
-    const legacySandbox = await startLegacySandbox({ port: Number(process.env['SANDBOX_LEGACY_PORT'] ?? 0) });
+    // One dataset behind both sandbox interfaces: a write through either is read through the other.
+    const stores = (await import('../sandbox/shared-stores.js')).createSandboxStores();
+    const legacySandbox = await startLegacySandbox({ port: Number(process.env['SANDBOX_LEGACY_PORT'] ?? 0), store: stores.legacy });
     closers.push(() => legacySandbox.close());
-    const api2Sandbox = await startApi2Sandbox({ port: Number(process.env['SANDBOX_API2_PORT'] ?? 0) });
+    const api2Sandbox = await startApi2Sandbox({ port: Number(process.env['SANDBOX_API2_PORT'] ?? 0), store: stores.api2 });
     closers.push(() => api2Sandbox.close());
     const mapped = capabilities().filter((row) => row.mapped).map((row) => row.operation);
     const result = parseConfig({
@@ -83,7 +86,14 @@ async function main(): Promise<void> {
     config = { ...config, observability: { ...config.observability, hashKey } };
   }
 
-  const gateway = await startGateway(config);
+  const unreadable = await unreadableFiles(config);
+  if (unreadable.length > 0) return exitNow([unreadable.join('; ')]);
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  try {
+    gateway = await startGateway(config);
+  } catch (error) {
+    return exitNow([describeStartFailure(error)]);
+  }
   closers.unshift(() => gateway.close());
   const local = `http://127.0.0.1:${new URL(gateway.httpOrigin).port}`;
   // The usage log owns stdout when it writes there: these human lines go to stderr then.
@@ -104,20 +114,7 @@ async function main(): Promise<void> {
       gateway.notes.map((note) => `  note: ${note}\n`).join(''),
   );
 
-  if (configPath) {
-    const { watchConfigFile } = await import('./config-watch.js');
-    const watcher = watchConfigFile(configPath, gateway, {
-      onSignal: true,
-      report: (result, reason) =>
-        out.write(
-          result.ok
-            ? `config ${reason}: ${result.unchanged ? 'unchanged' : `version ${result.version} in force`}${result.needsRestart.length > 0 ? ` (restart to apply: ${result.needsRestart.join(', ')})` : ''}\n`
-            : `config ${reason}: refused, the config in force stays\n${result.errors.map((e) => `  ${e}`).join('\n')}\n`,
-        ),
-    });
-    closers.push(async () => watcher.close());
-  }
-
+  // Installed before anything else is awaited: a signal right after the start still drains.
   // SIGTERM/SIGINT: stop accepting at once, let the requests in flight finish for up to
   // limits.shutdownGraceMs, cut the rest, close everything else, exit 0. A second signal cuts at once.
   const grace = config.limits.shutdownGraceMs;
@@ -152,6 +149,20 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+
+  if (configPath) {
+    const { watchConfigFile } = await import('./config-watch.js');
+    const watcher = watchConfigFile(configPath, gateway, {
+      onSignal: true,
+      report: (result, reason) =>
+        out.write(
+          result.ok
+            ? `config ${reason}: ${result.unchanged ? 'unchanged' : `version ${result.version} in force`}${result.needsRestart.length > 0 ? ` (restart to apply: ${result.needsRestart.join(', ')})` : ''}\n`
+            : `config ${reason}: refused, the config in force stays\n${result.errors.map((e) => `  ${e}`).join('\n')}\n`,
+        ),
+    });
+    closers.push(async () => watcher.close());
+  }
 }
 
 function fail(errors: string[]): void {
@@ -159,4 +170,10 @@ function fail(errors: string[]): void {
   process.exitCode = 1;
 }
 
-void main();
+/** A start that failed after the sandbox backends began listening: they must not keep the process up. */
+function exitNow(errors: string[]): void {
+  for (const error of errors) console.error(`recipe-gateway: ${error}`);
+  process.exit(1);
+}
+
+main().catch((error: unknown) => exitNow([describeStartFailure(error)]));

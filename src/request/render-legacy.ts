@@ -34,18 +34,18 @@ export interface ForwardFacts {
 }
 
 /** Headers the canonical request renders itself; the client's copies are never passed on. */
-const OWNED = ['accept', 'accept-encoding', 'authorization', 'content-type'];
+const OWNED: ReadonlySet<string> = new Set(['accept', 'accept-encoding', 'authorization', 'content-type']);
 const encoder = new TextEncoder();
 
 export function renderLegacyRequest(request: CanonicalRequest, facts: ForwardFacts): LegacyForward {
-  const path = request.match.form.template.replace(/\{([a-z]+)\}/g, (_, name: string) => encodeURIComponent(textOf(request, name)));
+  const { template } = request.match.form;
+  const path = template.includes('{') ? template.replace(/\{([a-z]+)\}/g, (_, name: string) => encodeURIComponent(textOf(request, name))) : template;
   const params = request.params
     .filter((param) => param.carriedIn === 'query' && param.text !== null)
     .map((param) => `${param.spec.name}=${encodeFormComponent(param.text as string)}`)
     .join('&');
   const keyPart = `api_key=${encodeFormComponent(request.apiKey)}`;
-  const headers = facts.shared ? {} : upstreamRequestHeaders(facts.clientHeaders, request.forwarded);
-  for (const name of OWNED) delete headers[name];
+  const headers: Record<string, string> = facts.shared ? {} : upstreamRequestHeaders(facts.clientHeaders, request.forwarded, OWNED);
   headers['accept'] = request.json ? 'application/json' : 'application/xml';
   headers['accept-encoding'] = request.encoding;
   if (request.authorization !== undefined) headers['authorization'] = request.authorization;

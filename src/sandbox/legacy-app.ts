@@ -32,11 +32,12 @@ import type { BasicCredentials } from '../legacy/credentials.js';
 import { positiveId } from '../legacy/param-rules.js';
 import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
 import { parseQuery } from '../legacy/params.js';
-import { RESPONSE_SHAPES } from '../legacy/records.js';
 import { canonicalise, MESSAGES, paidParamNames } from '../request/canonicalise.js';
 import { renderError, renderLegacy, wantsJson } from '../legacy/render.js';
+import { ANSWER_SCHEMAS } from '../legacy/records.js';
 import type { FieldError } from '../legacy/params.js';
 import type { MakeAgain, SandboxUser } from './dataset.js';
+import { RecipeDetailSchema } from './dataset.js';
 import { COMMON_MESSAGES } from './messages.js';
 import type { GroceryInput, LegacyStore, ReviewInput, StoreResult } from './legacy-store.js';
 
@@ -149,7 +150,7 @@ async function answerRequest(store: LegacyStore, routes: RouteTable, req: Reques
   const cacheControl = cacheControlFor(match.operation, user);
   const outcome = ACTIONS[match.operation.id](store, new Values(checked.values), user);
   if (!outcome.ok) return failure(outcome.status, outcome.message, req.json);
-  return success(match.operation.id, outcome.value, req.json, cacheControl);
+  return success(match.operation, outcome.value, req.json, cacheControl);
 }
 
 /** The uncatalogued `GET /recipe/{id}` (RecipeInfo + Ingredients + Instructions, root `Recipe`): api_key only. */
@@ -166,7 +167,7 @@ function recipeDetail(store: LegacyStore, rawId: string, query: string, req: Req
   if (user === false) return failure(403, SANDBOX_MESSAGES.badUser, req.json);
   const found = store.recipeDetail(id.data as number, user?.userId ?? null);
   if (!found.ok) return failure(found.status, found.message, req.json);
-  const rendered = renderLegacy(200, found.value, req.json, 'Recipe');
+  const rendered = renderLegacy(200, found.value, req.json, 'Recipe', undefined, RecipeDetailSchema);
   return { ...rendered, cacheControl: user ? NO_STORE : PUBLIC_CACHE };
 }
 
@@ -182,10 +183,10 @@ function cacheControlFor(operation: Operation, user: SandboxUser | null): string
   return NO_STORE;
 }
 
-function success(id: OperationId, value: unknown, json: boolean, cacheControl: string): Answer {
-  const shape = RESPONSE_SHAPES[id];
+function success(operation: Operation, value: unknown, json: boolean, cacheControl: string): Answer {
+  const shape = operation.answer;
   if (shape.status === 204) return { status: 204, body: null, cacheControl };
-  return { ...renderLegacy(shape.status, value, json, shape.xmlRoot ?? 'Result', shape.xmlItem), cacheControl };
+  return { ...renderLegacy(shape.status, value, json, shape.xmlRoot ?? 'Result', shape.xmlItem, ANSWER_SCHEMAS[operation.id]), cacheControl };
 }
 
 function failure(status: number, message: string, json: boolean, errors?: readonly FieldError[]): Answer {

@@ -1,7 +1,7 @@
 /**
  * The canary split: a pure function of the client (its api key and user name), never of the
  * instance or the moment, so a client lands on the same side on every request and on every
- * gateway instance (README, scale-out). FNV-1a over `apiKey \n user` gives a bucket 0..9999;
+ * gateway instance (docs/deploy.md, scale-out). FNV-1a over `apiKey \n user` gives a bucket 0..9999;
  * buckets below `percent × 100` go to api2.
  */
 

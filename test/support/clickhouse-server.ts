@@ -1,10 +1,11 @@
 /**
  * A real clickhouse-server for a test: Debian's package (`clickhouse-server`, or the single
- * `clickhouse` binary's `server` command) found on PATH, started on a free loopback HTTP port
+ * `clickhouse` binary's `server` command) found on PATH or in /usr/sbin, /sbin, started on a free loopback HTTP port
  * with a minimal config in a temporary folder (data included), and stopped and removed after.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,10 +17,17 @@ export interface ClickHouseServer {
   stop(): Promise<void>;
 }
 
+/** On PATH, else in /usr/sbin or /sbin (where Debian puts clickhouse-server, often not on a user's PATH). */
+function find(name: string): string | undefined {
+  if (spawnSync('sh', ['-c', `command -v ${name}`]).status === 0) return name;
+  return ['/usr/sbin', '/sbin'].map((dir) => `${dir}/${name}`).find((path) => existsSync(path));
+}
+
 function command(): [string, string[]] {
-  const has = (name: string): boolean => spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
-  if (has('clickhouse-server')) return ['clickhouse-server', []];
-  if (has('clickhouse')) return ['clickhouse', ['server']];
+  const server = find('clickhouse-server');
+  if (server) return [server, []];
+  const single = find('clickhouse');
+  if (single) return [single, ['server']];
   throw new Error('clickhouse-server is not installed (Debian package clickhouse-server; .ci/run installs it)');
 }
 
