@@ -87,7 +87,7 @@ describe('adding an operation (docs/adding-an-operation.md)', () => {
 
   it('is logged and reported under its id', () => {
     const aggregator = new Aggregator();
-    records.forEach((record, i) => aggregator.addLine('walkthrough', logLine(record, 30, record.startedAt), i + 1));
+    records.forEach((record, i) => aggregator.addLine('walkthrough', logLine(record, 30, record.startedAt, { instance: 'walkthrough', config: '1' }), i + 1));
     const report = buildReport(aggregator, ['walkthrough'], DEFAULT_THRESHOLDS);
     expect(report.operations.find((op) => op.operation === 'recipes.get')).toMatchObject({ requests: 3 });
   });

@@ -212,7 +212,7 @@ describe('report: broken shadow lines', () => {
 describe('report: a log written by the gateway usage logger', () => {
   it('reads the shadow lines UsageLog.event writes, as server.ts writes them', async () => {
     const path = join(await tempDir(), 'usage.log');
-    const log = createUsageLog({ destination: path, level: 'info' } as Parameters<typeof createUsageLog>[0]);
+    const log = createUsageLog({ destination: path, level: 'info' } as Parameters<typeof createUsageLog>[0], () => ({ instance: 'test', config: '1' }));
     const record = (outcome: ShadowRecord['outcome'], extra: Partial<ShadowRecord> = {}): ShadowRecord => ({
       kind: 'shadow',
       time: new Date().toISOString(),

@@ -9,9 +9,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { REQUEST_MESSAGE, logLine, toLogFields } from '../src/observability/log-fields.js';
 import type { RequestRecord } from '../src/gateway/request-record.js';
+import { REQUEST_LINE_FIELDS } from '../src/observability/log-schema.js';
 
 const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('"', '\\', '\u2028', '\ud800', '\u0000\n'));
 const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined });
+
+const origin = fc.record({ instance: text, config: text });
 
 const record: fc.Arbitrary<RequestRecord> = fc.record({
   requestId: text,
@@ -42,9 +45,9 @@ const record: fc.Arbitrary<RequestRecord> = fc.record({
 describe('the usage-log line', () => {
   it('is byte for byte the JSON of its fields, between level/time and msg', () => {
     fc.assert(
-      fc.property(record, fc.constantFrom(30, 40), fc.integer({ min: 0 }), (r, level, time) => {
-        const expected = JSON.stringify({ level, time, ...toLogFields(r), msg: REQUEST_MESSAGE });
-        expect(logLine(r, level, time)).toBe(expected);
+      fc.property(record, fc.constantFrom(30, 40), fc.integer({ min: 0 }), origin, (r, level, time, o) => {
+        const expected = JSON.stringify({ level, time, ...toLogFields(r, o), msg: REQUEST_MESSAGE });
+        expect(logLine(r, level, time, o)).toBe(expected);
       }),
       { numRuns: 2000 },
     );
@@ -52,6 +55,19 @@ describe('the usage-log line', () => {
 
   it('parses back to the record fields', () => {
     const r: RequestRecord = { requestId: 'a"b\\c\n', startedAt: 1, method: 'GET', operation: 'recipes.search', insecure: true, status: 200, error: '</script>' };
-    expect(JSON.parse(logLine(r, 30, 5))).toEqual({ level: 30, time: 5, ...toLogFields(r), msg: 'request' });
+    const o = { instance: 'pod-1', config: 'abc' };
+    expect(JSON.parse(logLine(r, 30, 5, o))).toEqual({ level: 30, time: 5, ...toLogFields(r, o), msg: 'request' });
+  });
+
+  it('writes its fields in the order of the log schema, the origin first', () => {
+    fc.assert(
+      fc.property(record, origin, (r, o) => {
+        const written = Object.keys(JSON.parse(logLine(r, 30, 5, o)) as object);
+        const order = REQUEST_LINE_FIELDS.map((f) => f.name).filter((name) => written.includes(name));
+        expect(written).toEqual(order);
+        expect(written.slice(0, 4)).toEqual(['level', 'time', 'instance', 'config']);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

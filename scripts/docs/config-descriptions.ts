@@ -46,6 +46,7 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'observability.log.level': '`warn` keeps only 5xx',
   'observability.log.destination': '`stdout`, `stderr` or a file path (appended); `npm start` then prints its own lines on stdout',
   'observability.hashKey': 'key of the client/user hashes (`GATEWAY_HASH_KEY` overrides); random per start when absent',
+  'observability.instance': 'the `instance` field of every usage-log line; default HOSTNAME / POD_NAME, else hostname:pid (one id per isolate on the edge)',
   'observability.clientLabels': 'client hash (16 hex digits, as logged) → label',
   'observability.metrics.enabled': 'the Prometheus endpoint',
   'observability.metrics.path': "its path; must not be an operation's or `/healthz`",

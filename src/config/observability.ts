@@ -57,6 +57,8 @@ const AdminConfigSchema = z
 export const ObservabilityConfigSchema = z
   .object({
     log: LogConfigSchema,
+    /** Stable id of this process or pod in the usage log (`instance`); default HOSTNAME / POD_NAME, else hostname:pid. */
+    instance: z.string().min(1).max(128).optional(),
     /**
      * Key of the HMAC-SHA256 client and user hashes. Without it a random key is drawn at start, so
      * hashes change at every restart and `clientLabels` cannot match.

@@ -33,7 +33,7 @@ import type { GatewayEnv } from '../gateway/env.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { createFetchUpstream } from '../upstream/fetch-client.js';
 import type { UpstreamClient } from '../upstream/types.js';
-import { createConsoleSink, logLine } from './log.js';
+import { createConsoleSink, edgeOrigin, logLine } from './log.js';
 import type { LogWriter } from './log.js';
 import { edgeRuntime } from './runtime.js';
 
@@ -103,7 +103,7 @@ export function buildEdgeGateway(env: EdgeEnv, write: LogWriter = (line) => cons
     config,
     upstreams: api2 ? { legacy, api2 } : { legacy },
     runtime: edgeRuntime,
-    onRecord: createConsoleSink(log, writeLog),
+    onRecord: createConsoleSink(log, writeLog, edgeOrigin(config.observability.instance, configText(env.GATEWAY_CONFIG))),
     ...(tier ? { shared: { searchCache: createSearchCache(config, { tier, hashKey: config.observability.hashKey }) } } : {}),
   });
   return { ok: true, app, config, notes, tier };
@@ -121,6 +121,10 @@ function withoutPlatformHeaders(input: RequestInfo | URL, init?: RequestInit): P
   if (platform.length === 0) return fetch(input, init);
   for (const name of platform) headers.delete(name);
   return fetch(input, { ...init, headers });
+}
+
+function configText(config: unknown): string {
+  return typeof config === 'string' ? config : JSON.stringify(config ?? null);
 }
 
 let built: { readonly key: string; readonly gateway: EdgeGateway } | undefined;

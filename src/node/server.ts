@@ -97,6 +97,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     // The pools of the config in force (a retired generation's pools drain and close on their own).
     () => (generations?.active.upstreams ?? []).flatMap((upstream) => (upstream.stats ? [{ name: upstream.name, stats: upstream.stats() }] : [])),
     fleet.status,
+    // The usage log's `config` field: the content hash of the config in force.
+    () => generations?.active.configHash ?? '',
   );
   generations = await Generations.start(config, {
     runtime: nodeRuntime,

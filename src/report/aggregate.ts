@@ -206,12 +206,36 @@ export class Aggregator {
   }
 
   private cell(modes: Map<string, ModeAgg>, name: string): ModeAgg {
+    const mode = this.emptyCell(modes, name);
+    mode.requests++;
+    return mode;
+  }
+
+  private emptyCell(modes: Map<string, ModeAgg>, name: string): ModeAgg {
     let mode = modes.get(name);
     if (!mode) {
       modes.set(name, (mode = { index: this.modeIds.id(name), requests: 0, errors: 0, latency: new LatencySketch(), minutes: new Map(), minute: -1, minuteCount: 0 }));
     }
-    mode.requests++;
     return mode;
+  }
+
+  /** An operation's counts, created empty when new: for a source that counts elsewhere (ClickHouse). */
+  operation(name: string): OperationAgg {
+    let op = this.operations.get(name);
+    if (!op) this.operations.set(name, (op = newOperation(this.operations.size)));
+    return op;
+  }
+
+  /** An (operation, mode) cell, or an unrouted mode's, created empty when new. */
+  modeCell(operation: string, mode: string): ModeAgg {
+    return this.emptyCell(operation === 'unrouted' ? this.unrouted : this.operation(operation).modes, mode);
+  }
+
+  /** A client's counts, created empty when new. */
+  client(id: string, first: number, last: number): ClientAgg {
+    let client = this.clients.get(id);
+    if (!client) this.clients.set(id, (client = { index: this.clients.size, label: undefined, requests: 0, legacy: 0, first, last, uses: new Map() }));
+    return client;
   }
 
   private addToTemplate(record: LogRecord, client: ClientAgg | undefined): void {

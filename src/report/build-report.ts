@@ -7,7 +7,7 @@ import { flushMinute } from './aggregate.js';
 import type { Aggregator, ClientAgg, ModeAgg, OperationAgg, ShadowAgg } from './aggregate.js';
 import { LatencySketch } from './latency-sketch.js';
 import { judge } from './readiness.js';
-import type { Blocker, ClientReport, ModeReport, OperationReport, PathCount, Report, ShadowReport, Thresholds, TimelineBucket } from './types.js';
+import type { Blocker, ClientReport, ClientUse, ModeReport, OperationReport, PathCount, Report, ShadowReport, Thresholds, TimelineBucket } from './types.js';
 
 /** Entries of the top lists of a shadow report. */
 const TOP = 10;
@@ -49,7 +49,7 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], threshol
     unseenOperations: OPERATION_IDS.filter((id) => (agg.operations.get(id)?.requests ?? 0) === 0),
     uncatalogued: [...agg.uncatalogued.values()]
       .map((t) => ({ method: t.method, pathTemplate: t.pathTemplate, requests: t.requests, clients: t.clients.size }))
-      .sort((a, b) => b.requests - a.requests || a.pathTemplate.localeCompare(b.pathTemplate)),
+      .sort((a, b) => b.requests - a.requests || a.pathTemplate.localeCompare(b.pathTemplate) || a.method.localeCompare(b.method)),
     clients,
     timeline: timeline(agg, cells, modes.map(([mode]) => mode)),
     brokenLines: agg.broken,
@@ -126,7 +126,7 @@ export function shadowReport(shadow: ShadowAgg): ShadowReport {
 }
 
 function clientReport(id: string, client: ClientAgg): ClientReport {
-  const uses = [...client.uses.values()].sort((a, b) => b.requests - a.requests || a.operation.localeCompare(b.operation));
+  const uses = [...client.uses.values()].sort(compareUses);
   const blockers = new Map<string, Blocker>();
   const add = (kind: Blocker['kind'], operation: string, detail: string, requests: number): void => {
     const key = `${kind}|${operation}|${detail}`;
@@ -155,6 +155,26 @@ function clientReport(id: string, client: ClientAgg): ClientReport {
   };
 }
 
+/**
+ * Most requests first, then by every field that tells uses apart: the order never depends on the
+ * order records were read in, so every source (files, ClickHouse) lists a client's uses alike.
+ */
+function compareUses(a: ClientUse, b: ClientUse): number {
+  return (
+    b.requests - a.requests ||
+    a.operation.localeCompare(b.operation) ||
+    a.mode.localeCompare(b.mode) ||
+    a.method.localeCompare(b.method) ||
+    text(a.pathTemplate).localeCompare(text(b.pathTemplate)) ||
+    text(a.form).localeCompare(text(b.form)) ||
+    text(a.versionPrefix).localeCompare(text(b.versionPrefix)) ||
+    text(a.scheme).localeCompare(text(b.scheme)) ||
+    Number(a.insecure) - Number(b.insecure)
+  );
+}
+
+const text = (value: string | undefined): string => value ?? '';
+
 /** `POST /grocerylist/{id}` for grocery.update, as the catalogue writes it. */
 function malformedForm(operation: string): string {
   if (!isOperationId(operation)) return '';
@@ -162,12 +182,17 @@ function malformedForm(operation: string): string {
   return form ? `${form.method} ${form.template}` : '';
 }
 
+/** The timeline's step in minutes for records from `firstTime` to `lastTime` (epoch ms); a minute's counts may be given in any minute of its step. */
+export function timelineStep(firstTime: number, lastTime: number): number {
+  const span = Math.floor(lastTime / 60_000) - Math.floor(firstTime / 60_000) + 1;
+  return STEPS.find((s) => Math.ceil(span / s) <= MAX_BUCKETS) ?? STEPS[STEPS.length - 1]!;
+}
+
 function timeline(agg: Aggregator, cells: ReadonlyArray<readonly [string, ModeAgg]>, modes: readonly string[]): Report['timeline'] {
   if (agg.records === 0) return { stepSeconds: 60, modes, buckets: [] };
   const firstMinute = Math.floor(agg.firstTime / 60_000);
   const lastMinute = Math.floor(agg.lastTime / 60_000);
-  const span = lastMinute - firstMinute + 1;
-  const step = STEPS.find((s) => Math.ceil(span / s) <= MAX_BUCKETS) ?? STEPS[STEPS.length - 1]!;
+  const step = timelineStep(agg.firstTime, agg.lastTime);
   const firstBucket = Math.floor(firstMinute / step);
   const lastBucket = Math.floor(lastMinute / step);
   const counts: Array<Record<string, number>> = [];

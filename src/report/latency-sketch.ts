@@ -7,12 +7,13 @@
  */
 const RELATIVE_ACCURACY = 0.005;
 const GAMMA = (1 + RELATIVE_ACCURACY) / (1 - RELATIVE_ACCURACY);
-const INV_LOG_GAMMA = 1 / Math.log(GAMMA);
+export const INV_LOG_GAMMA = 1 / Math.log(GAMMA);
 const MIN_VALUE = 0.01;
 /** Bucket keys from ceil(log_gamma(0.01)) = -461 up. */
-const KEY_OFFSET = 462;
-const BUCKETS = 2048;
-const EXACT_LIMIT = 4096;
+export const KEY_OFFSET = 462;
+export const BUCKETS = 2048;
+/** Up to this many values are kept exactly. */
+export const EXACT_LIMIT = 4096;
 
 export class LatencySketch {
   private buckets: Uint32Array | null = null;
@@ -27,6 +28,25 @@ export class LatencySketch {
       return;
     }
     this.addToBuckets(ms);
+  }
+
+  /** Adds `ms` `count` times: the same sketch as `count` calls of add(ms). */
+  addCount(ms: number, count: number): void {
+    let left = count;
+    for (; left > 0 && this.exact !== null; left--) this.add(ms);
+    if (left > 0) this.addToBuckets(ms, left);
+  }
+
+  /**
+   * Adds `count` values known only by their bucket (`index` as addToBuckets computes it, or -1 for
+   * values under 0.01 ms), for a source that bucketed them itself (ClickHouse). Only for a sketch
+   * past EXACT_LIMIT values, as the bucketing source knows.
+   */
+  addToBucket(index: number, count: number): void {
+    if (this.exact !== null) this.toBuckets();
+    this.total += count;
+    if (index < 0) this.zeros += count;
+    else this.buckets![Math.min(BUCKETS - 1, index)]! += count;
   }
 
   /** Adds every value of another sketch. */
@@ -72,13 +92,13 @@ export class LatencySketch {
     for (const value of kept) this.addToBuckets(value);
   }
 
-  private addToBuckets(ms: number): void {
-    this.total++;
+  private addToBuckets(ms: number, count = 1): void {
+    this.total += count;
     if (!(ms >= MIN_VALUE)) {
-      this.zeros++;
+      this.zeros += count;
       return;
     }
     const index = Math.min(BUCKETS - 1, Math.ceil(Math.log(ms) * INV_LOG_GAMMA) + KEY_OFFSET);
-    this.buckets![index]!++;
+    this.buckets![index]! += count;
   }
 }

@@ -27,6 +27,11 @@ export function parseLine(line: string): ParsedLine {
   } catch {
     return { kind: 'broken', reason: line.trimStart().startsWith('{') ? 'not valid JSON (truncated?)' : 'not a JSON line' };
   }
+  return parseValue(value);
+}
+
+/** The same for a line already parsed as JSON. */
+export function parseValue(value: unknown): ParsedLine {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'broken', reason: 'not a JSON object' };
   return fromFields(value as Record<string, unknown>);
 }

@@ -18,7 +18,8 @@ export interface ReadOutcome {
   readonly error: string | undefined;
 }
 
-export async function readLines(input: string, onLine: LineHandler): Promise<ReadOutcome> {
+/** `afterChunk`, when given, is awaited after the lines of each chunk (about 1 MiB): a consumer's backpressure. */
+export async function readLines(input: string, onLine: LineHandler, afterChunk?: () => Promise<void>): Promise<ReadOutcome> {
   const source: Readable = input === '-' ? process.stdin : createReadStream(input, { highWaterMark: 1 << 20 });
   const decoder = new StringDecoder('utf8');
   let carry = '';
@@ -50,7 +51,10 @@ export async function readLines(input: string, onLine: LineHandler): Promise<Rea
 
   let error: string | undefined;
   try {
-    for await (const chunk of await decoded(source)) take(decoder.write(chunk as Buffer));
+    for await (const chunk of await decoded(source)) {
+      take(decoder.write(chunk as Buffer));
+      if (afterChunk) await afterChunk();
+    }
   } catch (failure) {
     error = failure instanceof Error ? failure.message : String(failure);
   }

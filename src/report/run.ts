@@ -1,18 +1,17 @@
 /**
- * Node-only: reads every input (files, or `-` for stdin) in one streaming pass and builds the report.
+ * Node-only: the report from a source (files or stdin by default, or ClickHouse).
  */
-import { Aggregator } from './aggregate.js';
 import { buildReport } from './build-report.js';
-import { readLines } from './read-lines.js';
+import { filesSource } from './sources/files.js';
+import type { ReportSource } from './sources/source.js';
 import { DEFAULT_THRESHOLDS } from './types.js';
 import type { Report, Thresholds } from './types.js';
 
-export async function reportFromInputs(inputs: readonly string[], thresholds: Thresholds = DEFAULT_THRESHOLDS): Promise<Report> {
-  const aggregator = new Aggregator();
-  for (const input of inputs) {
-    const name = input === '-' ? 'stdin' : input;
-    const outcome = await readLines(input, (line, lineNumber) => aggregator.addLine(name, line, lineNumber));
-    if (outcome.error !== undefined) aggregator.addBroken(name, outcome.lines + 1, `input ends early: ${outcome.error}`);
-  }
-  return buildReport(aggregator, inputs.map((input) => (input === '-' ? 'stdin' : input)), thresholds);
+export async function reportFrom(source: ReportSource, thresholds: Thresholds = DEFAULT_THRESHOLDS): Promise<Report> {
+  return buildReport(await source.counts(), source.inputs, thresholds);
+}
+
+/** Reads every input (files, or `-` for stdin) in one streaming pass and builds the report. */
+export function reportFromInputs(inputs: readonly string[], thresholds: Thresholds = DEFAULT_THRESHOLDS): Promise<Report> {
+  return reportFrom(filesSource(inputs), thresholds);
 }

@@ -238,3 +238,67 @@ export async function writeLog(lines: readonly string[], options: { gzip?: boole
   await writeFile(file, options.gzip ? gzipSync(text) : text);
   return file;
 }
+
+/**
+ * `count` realistic request lines (seeded, so the same every run), as the gateway's writer puts
+ * them (instance and config included), with a shadow comparison after about one in 20 requests:
+ * skewed towards recipes.search in legacy mode (about 40 % of records, so that cell's latency
+ * sketch passes its exact limit), every catalogue form, 200 clients, latencies at 0.01 ms
+ * resolution, 50 ms apart from index `first`. For the ClickHouse comparison and the throughput
+ * figures (scripts/analytics-throughput.ts).
+ */
+export function generatedLines(count: number, seed = 42, first = 0, operations: readonly string[] = GENERATED_OPERATIONS): string[] {
+  let state = seed;
+  const random = (): number => (state = (state * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const clients = Array.from({ length: 200 }, (_, i) => i.toString(16).padStart(16, '0'));
+  const modes = ['legacy', 'legacy', 'api2', 'api2', 'gateway'];
+  const lines: string[] = [];
+  for (let i = first; i < first + count; i++) {
+    const hot = random() < 0.4;
+    const operation = hot ? 'recipes.search' : pick(operations);
+    const client = random() < 0.05 ? undefined : pick(clients);
+    const status = random() < 0.02 ? 502 : random() < 0.05 ? 400 : 200;
+    const fields: Record<string, unknown> = {
+      level: status >= 500 ? 40 : 30,
+      time: T0 + i * 50,
+      instance: `pod-${i % 3}`,
+      config: 'c0ffee01',
+      requestId: `00000000-0000-4000-8000-${(seed * 1e9 + i).toString(16).padStart(12, '0')}`,
+      method: operation === 'grocery.update' ? pick(['POST', 'PUT']) : 'GET',
+      operation,
+      mode: hot ? 'legacy' : operation === 'unrouted' ? 'gateway' : pick(modes),
+      insecure: random() < 0.1,
+      status,
+      ...(random() < 0.3 ? { routeMode: pick(['legacy', 'api2', 'canary', 'shadow']) } : {}),
+      ...(random() < 0.01 ? { fallback: true } : {}),
+      ...(operation === 'uncatalogued' ? { pathTemplate: pick(['/recipe/{n}', '/old/{s}']) } : operation === 'unrouted' ? {} : { form: pick(['canonical', 'canonical', 'regular', 'malformed']) }),
+      ...(random() < 0.05 ? { versionPrefix: pick(['v1', 'v2']) } : {}),
+      scheme: random() < 0.2 ? 'http' : 'https',
+      ...(client !== undefined ? { client, ...(client.endsWith('1') ? { clientLabel: 'partner-app' } : {}) } : {}),
+      latencyMs: random() < 0.01 ? 0 : Math.round(random() * random() * 50_000) / 100,
+      upstreamMs: Math.round(random() * 15_000) / 100,
+      ...(random() < 0.3 ? { cache: pick(['HIT', 'MISS', 'STALE', 'BYPASS']) } : {}),
+      bytesIn: 0,
+      bytesOut: 1500 + Math.floor(random() * 3000),
+      msg: 'request',
+    };
+    lines.push(JSON.stringify(fields));
+    if (random() < 0.05) {
+      const outcome = pick(['equal', 'equal', 'equal', 'differ', 'skipped'] as const);
+      lines.push(
+        shadowLine({
+          time: T0 + i * 50 + 1,
+          operation,
+          outcome,
+          ...(outcome === 'skipped' ? { reason: pick(['concurrency-cap', 'api2 answer invalid-json']) } : {}),
+          ...(outcome === 'differ' ? { diffs: [{ path: pick(['Results[].Title', 'ResultCount']), kind: 'changed' as const }, { path: 'Results[].Title', kind: 'changed' as const }] } : {}),
+          ...(random() < 0.2 ? { noise: ['Results[].StarRating'] } : {}),
+        }),
+      );
+    }
+  }
+  return lines;
+}
+
+const GENERATED_OPERATIONS = ['recipes.search', 'trysoons.list', 'grocery.list', 'grocery.update', 'reviews.get', 'favorites.list', 'uncatalogued', 'unrouted'];

@@ -6,13 +6,14 @@
  * gateway does not stop answering. Pino writes what is queued when the process exits. Records
  * are `info`, answers 5xx `warn`.
  *
- *   {"level":30,"time":1732170000000,"requestId":"…","method":"GET","operation":"recipes.search",
+ *   {"level":30,"time":1732170000000,"instance":"pod-7","config":"3","requestId":"…","method":"GET","operation":"recipes.search",
  *    "mode":"legacy","insecure":false,"status":200,…,"msg":"request"}
  */
 import pino from 'pino';
 import type { RecordSink } from '../../gateway/request-record.js';
 import type { ObservabilityConfig } from '../../config/observability.js';
 import { logLine } from '../log-fields.js';
+import type { LogOrigin } from '../log-fields.js';
 
 const BATCH_BYTES = 4096;
 const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
@@ -39,7 +40,7 @@ function isDestroyed(stream: object): boolean {
   return (stream as { destroyed?: boolean }).destroyed === true;
 }
 
-export function createUsageLog(config: ObservabilityConfig['log']): UsageLog {
+export function createUsageLog(config: ObservabilityConfig['log'], origin: () => LogOrigin): UsageLog {
   const fd = config.destination === 'stdout' ? 1 : config.destination === 'stderr' ? 2 : undefined;
   const destination = pino.destination({
     dest: fd ?? config.destination,
@@ -74,12 +75,12 @@ export function createUsageLog(config: ObservabilityConfig['log']): UsageLog {
     sink(record) {
       const failed = (record.status ?? 0) >= 500;
       if (failed ? !warn : !info) return;
-      destination.write(`${logLine(record, failed ? 40 : 30, Date.now())}\n`);
+      destination.write(`${logLine(record, failed ? 40 : 30, Date.now(), origin())}\n`);
     },
     event(msg, fields) {
       if (!info) return;
       const { time: _time, ...rest } = fields as Record<string, unknown>;
-      logger.info(rest, msg);
+      logger.info({ ...origin(), ...rest }, msg);
     },
     flush,
     dropped: () => dropped,

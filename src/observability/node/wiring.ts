@@ -16,6 +16,7 @@ import { identifierFromConfig } from '../identity.js';
 import type { Identifier } from '../identity.js';
 import { createPrometheusMetrics } from './prometheus.js';
 import type { PrometheusOptions } from './prometheus.js';
+import { instanceId, originSource } from './origin.js';
 import { createUsageLog } from './usage-log.js';
 import type { UsageLog } from './usage-log.js';
 
@@ -39,10 +40,11 @@ export function createNodeObservability(
   views: readonly AdminView[] = [],
   upstreamPools?: PrometheusOptions['upstreamPools'],
   cacheTier?: PrometheusOptions['cacheTier'],
+  configVersion: () => string = () => '',
 ): NodeObservability {
   const obs = config.observability;
   const notes: string[] = [];
-  const usageLog = obs.log.enabled ? createUsageLog(obs.log) : undefined;
+  const usageLog = obs.log.enabled ? createUsageLog(obs.log, originSource(instanceId(obs.instance), configVersion)) : undefined;
   const identifier = usageLog ? identifierFromConfig(obs) : undefined;
   if (usageLog && obs.hashKey === undefined) {
     notes.push('observability.hashKey is not set: client and user hashes change at every restart and clientLabels cannot match');

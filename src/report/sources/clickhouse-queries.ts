@@ -1,0 +1,85 @@
+/**
+ * The SQL of the migration report: each query counts in ClickHouse what the file reader counts
+ * record by record (src/report/aggregate.ts), grouped so that the answers stay small (per
+ * operation and mode, per client use, per timeline step, per latency value or bucket). `table`
+ * is the table's name, or `name FINAL` to collapse duplicates not merged yet at read time
+ * (exact, and several times slower on ClickHouse 18.16).
+ */
+import { BUCKETS, INV_LOG_GAMMA, KEY_OFFSET } from '../latency-sketch.js';
+import { sqlString } from './clickhouse-http.js';
+
+export interface Cell {
+  readonly operation: string;
+  readonly mode: string;
+}
+
+const requests = (table: string): string => `FROM ${table} WHERE msg = 'request'`;
+const routed = (table: string): string => `${requests(table)} AND operation != 'unrouted'`;
+
+export const summarySql = (table: string): string => `SELECT
+  countIf(msg = 'request'), countIf(msg = 'shadow'), minIf(time, msg = 'request'), maxIf(time, msg = 'request'),
+  countIf(msg = 'request' AND operation != 'unrouted' AND isNull(client))
+FROM ${table}`;
+
+export const cellsSql = (table: string): string => `SELECT operation, mode, count(),
+  countIf(status >= 500), countIf(status >= 400 AND status < 500),
+  countIf(form = 'canonical'), countIf(form = 'regular'), countIf(form = 'malformed'),
+  countIf(isNotNull(versionPrefix)), countIf(scheme = 'http'), countIf(insecure = 1),
+  countIf(cache = 'HIT'), countIf(cache = 'MISS'), countIf(cache = 'STALE'), countIf(cache = 'BYPASS'),
+  countIf(fallback = 1), countIf(isNotNull(latencyMs))
+${requests(table)} GROUP BY operation, mode`;
+
+export const otherFormsSql = (table: string): string => `SELECT operation, form, count()
+${routed(table)} AND isNotNull(form) AND form NOT IN ('canonical', 'regular', 'malformed') GROUP BY operation, form`;
+
+export const routeModesSql = (table: string): string => `SELECT operation, routeMode, count()
+${routed(table)} AND isNotNull(routeMode) GROUP BY operation, routeMode`;
+
+/** Requests per cell and timeline step (`step` minutes), each step counted at its first minute. */
+export const minutesSql = (table: string, step: number): string => `SELECT operation, mode, intDiv(intDiv(time, 60000), ${step}) * ${step} AS minute, count()
+${requests(table)} GROUP BY operation, mode, minute`;
+
+const inCells = (cells: readonly Cell[]): string => `(operation, mode) IN (${cells.map((c) => `(${sqlString(c.operation)}, ${sqlString(c.mode)})`).join(', ')})`;
+
+/** Each latency value and how often, for the cells whose sketch keeps exact values. */
+export const exactLatencySql = (table: string, cells: readonly Cell[]): string => `SELECT operation, mode, toString(latencyMs) AS ms, count()
+${routed(table)} AND isNotNull(latencyMs) AND ${inCells(cells)} GROUP BY operation, mode, ms`;
+
+/** The exact bits of the sketch's 1 / ln(gamma), so ClickHouse multiplies by the same double. */
+function float64Literal(value: number): string {
+  const bytes = new Uint8Array(new Float64Array([value]).buffer);
+  return `reinterpretAsFloat64(unhex('${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}'))`;
+}
+
+/**
+ * The latency sketch's bucket of each value (src/report/latency-sketch.ts addToBuckets; -1 for
+ * values under 0.01 ms, which at 0.01 ms resolution means 0) and how many, for the larger cells.
+ */
+export const bucketLatencySql = (table: string, cells: readonly Cell[]): string => `SELECT operation, mode,
+  if(latencyMs > 0, least(${BUCKETS - 1}, toInt32(ceil(log(toFloat64(latencyMs)) * ${float64Literal(INV_LOG_GAMMA)})) + ${KEY_OFFSET}), -1) AS bucket, count()
+${routed(table)} AND isNotNull(latencyMs) AND ${inCells(cells)} GROUP BY operation, mode, bucket`;
+
+/** Per client use (the fields aggregate.ts tells uses apart by), with its first and last time. */
+export const usesSql = (table: string): string => `SELECT client, operation, method, if(operation = 'uncatalogued', pathTemplate, NULL) AS template,
+  mode, form, versionPrefix, scheme, insecure, count(), min(time), max(time)
+${routed(table)} AND isNotNull(client) GROUP BY client, operation, method, template, mode, form, versionPrefix, scheme, insecure`;
+
+/** DECISION: a client's label is the one on its latest record (the file reader: the last one read). */
+export const labelsSql = (table: string): string => `SELECT client, argMax(clientLabel, time)
+${routed(table)} AND isNotNull(client) AND isNotNull(clientLabel) GROUP BY client`;
+
+export const uncataloguedSql = (table: string): string => `SELECT method, ifNull(pathTemplate, '(unknown)') AS template, count()
+${requests(table)} AND operation = 'uncatalogued' GROUP BY method, template`;
+
+const shadows = (table: string): string => `FROM ${table} WHERE msg = 'shadow'`;
+
+export const shadowOutcomesSql = (table: string): string => `SELECT operation, countIf(outcome = 'equal'), countIf(outcome = 'differ'), countIf(outcome = 'skipped')
+${shadows(table)} GROUP BY operation`;
+
+export const skipReasonsSql = (table: string): string => `SELECT operation, ifNull(reason, '(no reason given)') AS why, count()
+${shadows(table)} AND outcome = 'skipped' GROUP BY operation, why`;
+
+/** Each path once per comparison. */
+export const shadowPathsSql = (table: string, column: 'diffs' | 'noise'): string => `SELECT operation, path, count() FROM (
+  SELECT operation, arrayJoin(arrayDistinct(${column})) AS path ${shadows(table)}
+) GROUP BY operation, path`;

@@ -1,0 +1,181 @@
+/**
+ * Usage analytics on ClickHouse, against a real clickhouse-server (Debian's package) started on a
+ * free loopback port: the same generated logs loaded into ClickHouse and read by the file reader
+ * give the same migration report (JSON, text and HTML); an ingest retried twice counts every record
+ * once; the table generated from the log schema has a column for every field the writer puts on
+ * a line; a malformed line is skipped and named; ClickHouse down, slow, or without the table is
+ * one line and exit code 1.
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { Server } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logLine } from '../src/observability/log-fields.js';
+import { REQUEST_LINE_FIELDS, SHADOW_FIELDS } from '../src/observability/log-schema.js';
+import { renderHtml } from '../src/report/render-html.js';
+import { renderText } from '../src/report/render-text.js';
+import { reportFrom, reportFromInputs } from '../src/report/run.js';
+import { clickHouseSource } from '../src/report/sources/clickhouse.js';
+import { createTableSql } from '../src/report/sources/clickhouse-ddl.js';
+import { ingest } from '../src/report/sources/clickhouse-ingest.js';
+import { clickHouseTarget, select } from '../src/report/sources/clickhouse-http.js';
+import type { Report } from '../src/report/types.js';
+import { startClickHouse } from './support/clickhouse-server.js';
+import type { ClickHouseServer } from './support/clickhouse-server.js';
+import { freePort } from './support/clickhouse-server.js';
+import { generatedLines, scenarioLines, shadowScenarioLines, writeLog } from './support/log-fixtures.js';
+
+const run = promisify(execFile);
+const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const cli = ['src/report/cli.ts'];
+
+async function report(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(tsx, [...cli, ...args], { timeout: 120_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** The report with what names its source and its making time set aside. */
+const comparable = (r: Report): Report => ({ ...r, generatedAt: '', inputs: [] });
+
+let server: ClickHouseServer;
+
+beforeAll(async () => {
+  server = await startClickHouse();
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+}, 60_000);
+
+describe('the migration report counted by ClickHouse', () => {
+  it('equals the file reader report for the same logs, as JSON, text and HTML', async () => {
+    // 12,000 generated requests (one cell past the latency sketch's exact limit) and the hand-checked scenarios.
+    const file = await writeLog([...generatedLines(12_000), ...scenarioLines(), ...shadowScenarioLines()]);
+    const target = clickHouseTarget(server.url);
+    const loaded = await ingest(target, 'equal_reports', [file]);
+    expect(loaded.brokenCount).toBe(0);
+
+    const fromFile = await reportFromInputs([file]);
+    const fromClickHouse = await reportFrom(clickHouseSource(target, 'equal_reports'));
+    expect(fromFile.summary.records).toBeGreaterThan(12_000);
+    expect(fromFile.operations.find((op) => op.operation === 'recipes.search')!.modes[0]!.requests).toBeGreaterThan(4096);
+    expect(comparable(fromClickHouse)).toEqual(comparable(fromFile));
+    expect(renderText(comparable(fromClickHouse))).toBe(renderText(comparable(fromFile)));
+    expect(renderHtml(comparable(fromClickHouse))).toBe(renderHtml(comparable(fromFile)));
+
+    const viaCommand = await report(['--clickhouse', server.url, '--table', 'equal_reports', '--json']);
+    expect(viaCommand.code).toBe(0);
+    expect(comparable(JSON.parse(viaCommand.stdout) as Report)).toEqual(comparable(fromFile));
+  }, 300_000);
+
+  it('counts each record once when the ingest is retried twice', async () => {
+    const lines = generatedLines(3000, 7);
+    const file = await writeLog(lines);
+    const target = clickHouseTarget(server.url);
+    for (let attempt = 0; attempt < 2; attempt++) await ingest(target, 'retried', [file]);
+    const third = await report(['ingest', '--clickhouse', server.url, '--table', 'retried', file]);
+    expect(third.code).toBe(0);
+    expect(third.stderr).toMatch(/ingested 3000 records and \d+ shadow lines into retried/);
+
+    const fromFile = await reportFromInputs([file]);
+    const fromClickHouse = await reportFrom(clickHouseSource(target, 'retried'));
+    expect(fromClickHouse.summary.records).toBe(3000);
+    expect(fromClickHouse.summary.shadowLines).toBe(lines.length - 3000);
+    expect(comparable(fromClickHouse)).toEqual(comparable(fromFile));
+    expect(comparable(await reportFrom(clickHouseSource(target, 'retried', { final: true })))).toEqual(comparable(fromFile));
+  }, 300_000);
+
+  it('has a column for every field the writer puts on a request line, and no column the log schema lacks', async () => {
+    const target = clickHouseTarget(server.url);
+    const origin = { instance: 'pod-7', config: 'c0ffee01' };
+    const full = logLine(
+      {
+        requestId: 'r-ddl', startedAt: 0, method: 'GET', operation: 'recipes.search', pathTemplate: '/x/{n}', form: 'canonical', versionPrefix: 'v1',
+        absoluteForm: true, scheme: 'http', insecure: true, mode: 'api2', routeMode: 'canary', fallback: true, cache: 'HIT', status: 200,
+        latencyMs: 12.34, upstreamMs: 5.6, bytesIn: 10, bytesOut: 2000, client: 'aaaaaaaaaaaaaaaa', clientLabel: 'ios', user: 'bbbbbbbbbbbbbbbb', error: 'none',
+      },
+      30,
+      Date.parse('2026-01-05T10:00:00Z'),
+      origin,
+    );
+    const written = Object.keys(JSON.parse(full) as object);
+    expect(written).toEqual(REQUEST_LINE_FIELDS.map((f) => f.name));
+
+    const file = await writeLog([full]);
+    await ingest(target, 'ddl_check', [file]);
+    const columns = (await select(target, 'DESCRIBE TABLE ddl_check')).map((row) => String(row[0]));
+    expect(columns).toEqual([...written, ...SHADOW_FIELDS.map((f) => f.name)]);
+
+    // Every value the writer wrote is stored as written.
+    const [stored] = await select(target, `SELECT ${written.map((name) => `\`${name}\``).join(', ')} FROM ddl_check`);
+    const line = JSON.parse(full) as Record<string, unknown>;
+    const expected = written.map((name) => (typeof line[name] === 'boolean' ? (line[name] ? 1 : 0) : line[name]));
+    expect(stored!.map((value, i) => (typeof expected[i] === 'number' ? Number(value) : value))).toEqual(expected);
+  }, 120_000);
+
+  it('skips a malformed line in an ingest, counts it and names its position', async () => {
+    const good = generatedLines(10, 3).filter((line) => line.includes('"msg":"request"'));
+    const file = await writeLog([good[0]!, '{"msg":"request","time":', good[1]!, 'not json at all', good[2]!]);
+    const result = await report(['ingest', '--clickhouse', server.url, '--table', 'malformed', file]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`skipped ${file}:2: not valid JSON (truncated?)`);
+    expect(result.stderr).toContain(`skipped ${file}:4: not a JSON line`);
+    expect(result.stderr).toMatch(/ingested 3 records .* 2 malformed lines skipped/);
+    const counted = await reportFrom(clickHouseSource(clickHouseTarget(server.url), 'malformed'));
+    expect(counted.summary.records).toBe(3);
+  }, 120_000);
+});
+
+describe('the documented table', () => {
+  it('is the table generated from the log schema', async () => {
+    const doc = await readFile(join(process.cwd(), 'docs', 'analytics-clickhouse.md'), 'utf8');
+    expect(doc).toContain(`${createTableSql('usage_log')};`);
+  });
+});
+
+describe('the report when ClickHouse fails', () => {
+  const oneLine = (stderr: string): string[] => stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn'));
+
+  it('says in one line that ClickHouse is down, exit code 1', async () => {
+    const port = await freePort();
+    const result = await report(['--clickhouse', `http://127.0.0.1:${port}/`]);
+    expect(result.code).toBe(1);
+    expect(oneLine(result.stderr)).toEqual([`cannot reach ClickHouse at http://127.0.0.1:${port}/: connection refused`]);
+  }, 120_000);
+
+  it('fails an ingest in one line when ClickHouse is down, exit code 1', async () => {
+    const port = await freePort();
+    const file = await writeLog(generatedLines(5, 9));
+    const result = await report(['ingest', '--clickhouse', `http://127.0.0.1:${port}/`, file]);
+    expect(result.code).toBe(1);
+    expect(oneLine(result.stderr)).toEqual([`cannot reach ClickHouse at http://127.0.0.1:${port}/: connection refused`]);
+  }, 120_000);
+
+  it('says in one line that the table is missing, exit code 1', async () => {
+    const result = await report(['--clickhouse', server.url, '--table', 'never_filled']);
+    expect(result.code).toBe(1);
+    expect(oneLine(result.stderr)).toEqual([`ClickHouse at ${server.url} has no table default.never_filled: fill it first with npm run report -- ingest --clickhouse URL FILES...`]);
+  }, 120_000);
+
+  it('says in one line that ClickHouse is too slow, exit code 1, and never prints the password', async () => {
+    const silent: Server = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const result = await report(['--clickhouse', `http://reporter:s3cret-pass@127.0.0.1:${port}/`, '--timeout', '1']);
+      expect(result.code).toBe(1);
+      expect(oneLine(result.stderr)).toEqual([`ClickHouse at http://127.0.0.1:${port}/ did not answer within 1 s`]);
+      expect(result.stderr + result.stdout).not.toContain('s3cret');
+    } finally {
+      silent.close();
+    }
+  }, 120_000);
+});
