@@ -1,5 +1,6 @@
 /**
- * One usage-log line → a request record, a shadow comparison, another JSON line (ignored), or a
+ * One usage-log line → a request record (its fields read as the log schema types them,
+ * src/observability/log-schema.ts), a shadow comparison, another JSON line (ignored), or a
  * broken line with its reason. Request records are the lines with `"msg":"request"`
  * (src/observability/log-fields.ts); shadow comparisons those with `"msg":"shadow"`, written by
  * `UsageLog.event` (src/observability/node/usage-log.ts) from a `ShadowRecord`
@@ -10,6 +11,8 @@
  *    "outcome":"differ","diffs":[{"path":"Results[].Title","kind":"changed"}],"noise":[],
  *    "legacyStatus":200,"api2Status":200,"msg":"shadow"}
  */
+import { RECORD_FIELDS } from '../observability/log-schema.js';
+import type { LogFieldType, RecordFieldName } from '../observability/log-schema.js';
 import type { LogRecord, ShadowLine } from './types.js';
 
 export type ParsedLine =
@@ -43,34 +46,32 @@ function fromFields(raw: Record<string, unknown>): ParsedLine {
 
   const time = timeOf(raw['time']);
   if (time === undefined) return invalid('time');
-  const operation = raw['operation'];
-  if (typeof operation !== 'string' || operation === '') return invalid('operation');
-  const status = raw['status'];
-  if (typeof status !== 'number' || !Number.isInteger(status)) return invalid('status');
-  const mode = raw['mode'];
-  if (typeof mode !== 'string' || mode === '') return invalid('mode');
-  const latency = raw['latencyMs'];
-  return {
-    kind: 'record',
-    record: {
-      time,
-      method: str(raw['method']) ?? 'GET',
-      operation,
-      pathTemplate: str(raw['pathTemplate']),
-      mode,
-      form: str(raw['form']),
-      versionPrefix: str(raw['versionPrefix']),
-      scheme: str(raw['scheme']),
-      insecure: raw['insecure'] === true,
-      client: str(raw['client']),
-      clientLabel: str(raw['clientLabel']),
-      status,
-      latencyMs: typeof latency === 'number' && latency >= 0 ? latency : undefined,
-      cache: str(raw['cache']),
-      routeMode: str(raw['routeMode']),
-      fallback: raw['fallback'] === true,
-    },
-  };
+  const record: Record<string, unknown> = { time };
+  for (const name of READ) record[name] = readAs(TYPES.get(name) ?? 'string', raw[name]);
+  for (const name of REQUIRED) if (record[name] === undefined || record[name] === '') return invalid(name);
+  record['method'] ??= 'GET';
+  return { kind: 'record', record: record as unknown as LogRecord };
+}
+
+/** The request-line fields the report reads, typed by the log schema; these must be valid, else the line is broken. */
+const READ: readonly RecordFieldName[] = ['method', 'operation', 'pathTemplate', 'mode', 'form', 'versionPrefix', 'scheme', 'insecure', 'client', 'clientLabel', 'status', 'latencyMs', 'cache', 'routeMode', 'fallback'];
+const REQUIRED: readonly RecordFieldName[] = ['operation', 'status', 'mode'];
+const TYPES = new Map<string, LogFieldType>(RECORD_FIELDS.map((spec) => [spec.name, spec.type]));
+
+/** A field's value as its schema type reads it; undefined when it is absent or not of that type. */
+function readAs(type: LogFieldType, value: unknown): unknown {
+  switch (type) {
+    case 'true':
+    case 'boolean':
+      return value === true;
+    case 'status':
+    case 'count':
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+    case 'ms':
+      return typeof value === 'number' && value >= 0 ? value : undefined;
+    default:
+      return typeof value === 'string' ? value : undefined;
+  }
 }
 
 const OUTCOMES: ReadonlySet<unknown> = new Set(['equal', 'differ', 'skipped']);
@@ -114,10 +115,6 @@ function invalid(field: string): ParsedLine {
 
 function invalidShadow(field: string): ParsedLine {
   return { kind: 'broken', reason: `shadow record without a valid "${field}"` };
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }
 
 /** Epoch ms (pino's default) or an ISO string. */
