@@ -99,7 +99,7 @@ export class Generations {
     if (cacheChanged) this.searchCache = createSearchCache(config);
     this.current = await this.build(config, previous.version + 1);
     void this.retire(previous);
-    const needsRestart = (['listen', 'observability'] as const).filter((key) => !same(config[key], previous.config[key]));
+    const needsRestart = (['listen', 'observability', 'workers'] as const).filter((key) => !same(config[key], previous.config[key]));
     return { version: this.current.version, needsRestart };
   }
 

@@ -6,6 +6,7 @@
  *   npm start -- --sandbox             sandbox mode even when GATEWAY_CONFIG is set
  *   npm start -- --config FILE         real backends from FILE (or GATEWAY_CONFIG=FILE)
  *   npm start -- --config FILE --check-config   validate FILE and exit (0 valid, 1 invalid)
+ *   npm start -- --workers N|auto      N node:cluster workers (overrides `workers`; src/node/cluster.ts)
  *
  * PORT overrides the listen port in both modes; ADMIN_PORT the sandbox admin (metrics) port;
  * GATEWAY_HASH_KEY the key of the usage log's client and user hashes (`observability.hashKey`).
@@ -17,6 +18,7 @@
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../config/schema.js';
 import type { GatewayConfig } from '../config/schema.js';
+import { startCluster, workerCount } from './cluster.js';
 import { loadConfigFile } from './config-file.js';
 import { startGateway } from './server.js';
 
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
       'check-config': { type: 'boolean', default: false },
       sandbox: { type: 'boolean', default: false },
       api2: { type: 'boolean', default: false },
+      workers: { type: 'string' },
     },
   });
   const configPath = values.sandbox || values.api2 ? undefined : (values.config ?? (process.env['GATEWAY_CONFIG'] || undefined));
@@ -83,7 +86,13 @@ async function main(): Promise<void> {
     config = { ...config, observability: { ...config.observability, hashKey } };
   }
 
-  const gateway = await startGateway(config);
+  if (values.workers !== undefined) {
+    const workers = values.workers === 'auto' ? 'auto' : Number(values.workers);
+    if (workers !== 'auto' && !(Number.isInteger(workers) && workers >= 1 && workers <= 256)) return fail([`--workers: "auto" or a whole number from 1 to 256, got ${JSON.stringify(values.workers)}`]);
+    config = { ...config, workers };
+  }
+  const workerTotal = workerCount(config.workers);
+  const gateway = workerTotal > 1 ? await startCluster(config, workerTotal) : await startGateway(config);
   closers.unshift(() => gateway.close());
   const local = `http://127.0.0.1:${new URL(gateway.httpOrigin).port}`;
   // The usage log owns stdout when it writes there: these human lines go to stderr then.
