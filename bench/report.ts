@@ -34,6 +34,7 @@ export type RatioId =
   | 'cpu:cache-hit/hono-log'
   | 'cpu:cache-hit-nolog/hono'
   | 'cpu:api2-mapped/floor'
+  | 'cpu:passthrough-2w/passthrough'
   | 'promoted-kb-per-request'
   | 'unqueued-p50-added-ms'
   | 'unqueued-p99-added-ms'
@@ -177,6 +178,8 @@ export function ratios(scenarios: readonly ScenarioSummary[], unqueued: Unqueued
     ratio('cpu:cache-hit/hono-log', 'cache hit, log on / bare Hono + one log line (CPU)', cpu('cache-hit') / cpu('hono-log'), 'ratio', 1.5),
     ratio('cpu:cache-hit-nolog/hono', 'cache hit, log off / bare Hono (CPU)', cpu('cache-hit-nolog') / cpu('hono'), 'ratio', 1.5),
     ratio('cpu:api2-mapped/floor', 'api2-mapped search, cache off / floor (CPU)', cpu('api2-mapped') / cpu('floor'), 'ratio', 2.5),
+    // DECISION: "should not rise" is judged against the round-to-round noise of CPU per request (~10 %).
+    ratio('cpu:passthrough-2w/passthrough', 'pass-through, 2 workers / 1 worker (CPU per request)', cpu('passthrough-2w') / cpu('passthrough'), 'ratio', 1.1),
     ratio('promoted-kb-per-request', 'promoted per request, pass-through log on (KB)', (pass?.promotedBytesPerRequest ?? Number.NaN) / 1000, 'KB', 0.5),
     ratio('unqueued-p50-added-ms', 'p50 added over one connection (pass-through - direct)', unqueued.passthrough.p50Ms - unqueued.direct.p50Ms, 'ms', 0.3),
     ratio('unqueued-p99-added-ms', 'p99 added over one connection (pass-through - direct)', unqueued.passthrough.p99Ms - unqueued.direct.p99Ms, 'ms', 1),

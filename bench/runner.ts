@@ -103,7 +103,12 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
 
     const measure = async (scenario: Scenario, durationS: number, connections = options.connections): Promise<Measurement> => {
       if (scenario.cacheHit) await ensureHit(scenario);
-      const result = await measureTarget(processes.get(scenario.target), urlOf(scenario), connections, durationS);
+      let result = await measureTarget(processes.get(scenario.target), urlOf(scenario), connections, durationS);
+      // A busy machine can leave a short run without a single answer: measure again rather than report nothing.
+      for (let retry = 1; result.requests === 0 && retry <= 3; retry++) {
+        log(`warning: ${scenario.id}: no answer in ${durationS} s, measuring again (${retry}/3)`);
+        result = await measureTarget(processes.get(scenario.target), urlOf(scenario), connections, durationS * 2 ** retry);
+      }
       if (scenario.cacheHit) {
         const after = await probe(urlOf(scenario), REQUEST_HEADERS);
         if (after.xCache !== 'HIT') log(`warning: ${scenario.id}: X-Cache ${after.xCache ?? 'absent'} after the load`);

@@ -14,6 +14,7 @@ export type TargetId =
   | 'gw-api2'
   | 'gw-cache'
   | 'gw-cache-nolog'
+  | 'gw-legacy-2w'
   | 'floor'
   | 'floor-log'
   | 'fastify'
@@ -28,6 +29,7 @@ export type ScenarioId =
   | 'api2-mapped'
   | 'cache-hit'
   | 'cache-hit-nolog'
+  | 'passthrough-2w'
   | 'floor'
   | 'floor-log'
   | 'fastify'
@@ -53,6 +55,7 @@ export const SCENARIOS: readonly Scenario[] = [
   { id: 'api2-mapped', label: 'api2-mapped search, cache off', target: 'gw-api2', cacheHit: false, anchor: false },
   { id: 'cache-hit', label: 'cache hit (legacy, log on)', target: 'gw-cache', cacheHit: true, anchor: false },
   { id: 'cache-hit-nolog', label: 'cache hit (legacy, log off)', target: 'gw-cache-nolog', cacheHit: true, anchor: false },
+  { id: 'passthrough-2w', label: 'gateway pass-through, log on, 2 workers', target: 'gw-legacy-2w', cacheHit: false, anchor: false },
   { id: 'floor', label: 'floor: Hono + undici dispatch', target: 'floor', cacheHit: false, anchor: true },
   { id: 'floor-log', label: 'floor + one log line', target: 'floor-log', cacheHit: false, anchor: true },
   { id: 'fastify', label: '@fastify/http-proxy', target: 'fastify', cacheHit: false, anchor: true },
@@ -69,8 +72,8 @@ export interface UpstreamInfo {
   readonly caFile: string;
 }
 
-export type GatewayTarget = 'gw-legacy' | 'gw-legacy-nolog' | 'gw-api2' | 'gw-cache' | 'gw-cache-nolog';
-export const GATEWAY_TARGETS: readonly GatewayTarget[] = ['gw-legacy', 'gw-legacy-nolog', 'gw-api2', 'gw-cache', 'gw-cache-nolog'];
+export type GatewayTarget = 'gw-legacy' | 'gw-legacy-nolog' | 'gw-api2' | 'gw-cache' | 'gw-cache-nolog' | 'gw-legacy-2w';
+export const GATEWAY_TARGETS: readonly GatewayTarget[] = ['gw-legacy', 'gw-legacy-nolog', 'gw-api2', 'gw-cache', 'gw-cache-nolog', 'gw-legacy-2w'];
 
 /** The config document of each gateway under test (validated by parseConfig in the child). */
 export function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): Record<string, unknown> {
@@ -85,6 +88,8 @@ export function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): R
     case 'gw-legacy':
     case 'gw-legacy-nolog':
       return base;
+    case 'gw-legacy-2w':
+      return { ...base, workers: 2 };
     case 'gw-api2':
       return {
         ...base,

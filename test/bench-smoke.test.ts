@@ -19,6 +19,7 @@ const RATIO_IDS = [
   'cpu:cache-hit/hono-log',
   'cpu:cache-hit-nolog/hono',
   'cpu:api2-mapped/floor',
+  'cpu:passthrough-2w/passthrough',
   'promoted-kb-per-request',
   'unqueued-p50-added-ms',
   'unqueued-p99-added-ms',
