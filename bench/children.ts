@@ -21,6 +21,8 @@ export interface Child {
   rss(): Promise<number>;
   /** CPU time (user + system) the child and its descendants have used so far, in microseconds. */
   cpuMicros(): Promise<number>;
+  /** Starts the child's profilers (bench/profiler.ts); `stop` writes them and says where. */
+  profile?: { start(): Promise<void>; stop(dir: string, name: string): Promise<readonly string[]> };
   /** Set when forked with `gcTrace`. */
   readonly gc?: GcTrace;
   kill(): Promise<void>;
@@ -97,10 +99,24 @@ function wrap(name: string, pid: number, child: ChildProcess, info: Readonly<Rec
       child.send(request);
     });
   };
+  const profiled = (message: ParentMessage): Promise<readonly string[]> =>
+    new Promise((resolve) => {
+      const onMessage = (reply: ChildMessage) => {
+        if (reply.type !== 'profiled') return;
+        child.off('message', onMessage);
+        resolve(reply.files);
+      };
+      child.on('message', onMessage);
+      child.send(message);
+    });
   return {
     name,
     pid,
     info,
+    profile: {
+      start: () => profiled({ type: 'profile-start' }).then(() => undefined),
+      stop: (dir, file) => profiled({ type: 'profile-stop', dir, name: file }),
+    },
     rss: () => (HAS_PROC ? Promise.resolve(treeRssBytes(pid)) : usage().then((u) => u.rss)),
     cpuMicros: () => (HAS_PROC ? Promise.resolve(treeCpuMicros(pid)) : usage().then((u) => u.cpuMicros)),
     kill: () => killChild(child),
