@@ -25,7 +25,7 @@ export interface Api2Reply {
 
 export type Api2Port = (request: Api2Request) => Promise<Api2Reply>;
 
-/** A legacy request that passed the shared checks (src/legacy/request-check.ts). */
+/** A legacy request that passed the shared checks (src/request/canonicalise.ts). */
 export interface LegacyCall {
   readonly operation: OperationId;
   /** Validated, typed parameter values, by legacy name. */

@@ -7,8 +7,8 @@
 import { Hono } from 'hono';
 import type { GatewayConfig } from './config/schema.js';
 import type { GatewayEnv, RuntimeBindings } from './gateway/env.js';
-import { dispatch } from './gateway/dispatch.js';
-import type { Upstreams } from './gateway/dispatch.js';
+import { dispatch } from './pipeline/dispatch.js';
+import type { Upstreams } from './pipeline/parts.js';
 import type { RecordSink } from './gateway/request-record.js';
 import { mountAdminRoutes } from './observability/admin-routes.js';
 import type { AdminRoutes } from './observability/admin-routes.js';
@@ -23,7 +23,6 @@ import { schemePolicy } from './middleware/scheme-policy.js';
 import { createMappingMemory } from './api2/review-directory.js';
 import type { MappingMemory } from '../mappings/types.js';
 import { SearchCache } from './cache/search-cache.js';
-import { routeFreshness } from './config/schema.js';
 import { guardedUpstreams } from './traffic/guarded-upstreams.js';
 import type { TrafficState } from './traffic/guarded-upstreams.js';
 import type { BreakerState } from './traffic/breaker.js';
@@ -107,6 +106,5 @@ export function createSearchCache(config: GatewayConfig): SearchCache | null {
     maxBytes: config.cache.maxBytes,
     honorClientNoCache: config.cache.honorClientNoCache,
     keyKnowledgeTtlMs: config.cache.keyKnowledgeTtlMs,
-    policy: routeFreshness(config, 'recipes.search'),
   });
 }

@@ -412,11 +412,15 @@ describe('edge entry in workerd: what reaches the upstream, and upstream failure
     expect(answer.status).toBe(200);
     expect(answer.headers['x-hop']).toBeUndefined();
     const seen = upstream.requests.at(-1);
-    expect(seen?.target, 'the path as routed (letter case kept), under the base path').toBe(`/legacy-base/V1/Recipes/?title_kw=soup&api_key=${FREE}`);
+    // A search page fill is rendered from the canonical request (what is keyed is what is sent):
+    // the document's path and spelling, parameters in catalogue order, defaults explicit.
+    expect(seen?.target, 'the canonical request, under the base path').toBe(`/legacy-base/recipes?title_kw=soup&pg=1&rpp=10&api_key=${FREE}`);
     // The platform (miniflare, like the Workers edge) hands the Worker `Accept-Encoding: br, gzip`
     // and negotiates with the client itself: the upstream is asked for gzip, the Worker decodes it,
     // and this client, which asked for no encoding, gets plain bytes without a content-encoding.
-    expect(seen?.headers).toMatchObject({ 'x-client': 'kept', 'x-forwarded-for': '127.0.0.1', 'x-forwarded-proto': 'http', 'accept-encoding': 'gzip' });
+    expect(seen?.headers).toMatchObject({ 'x-forwarded-for': '127.0.0.1', 'x-forwarded-proto': 'http', 'accept-encoding': 'gzip' });
+    // A shared fill carries no header its key does not hold.
+    expect(seen?.headers['x-client']).toBeUndefined();
     expect(answer.headers['content-encoding']).toBeUndefined();
     expect(answer.json()).toEqual({ ok: true });
     expect(Object.keys(seen?.headers ?? {}).filter((name) => name.startsWith('cf-') || name === 'x-drop-me')).toEqual([]);

@@ -72,7 +72,7 @@ describe('hostile targets', () => {
     });
     expect(res.status).toBe(200);
     const last = upstream.requests.at(-1);
-    expect(last?.target).toBe('/recipes?title_kw=soup&api_key=k');
+    expect(last?.target).toBe('/recipes?title_kw=soup&pg=1&rpp=10&api_key=k');
     expect(last?.headers['x-forwarded-host']).toBe('api.bigoven.com');
     expect(gateway.records.at(-1)).toMatchObject({ operation: 'recipes.search', absoluteForm: true });
   });

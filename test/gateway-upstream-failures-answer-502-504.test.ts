@@ -119,7 +119,8 @@ describe('upstream failures', () => {
     });
     const gateway = await gatewayFor(upstream, { timeouts: { defaultMs: 10_000 } });
     const url = new URL(gateway.origin);
-    const client = httpRequest({ host: url.hostname, port: url.port, path: '/recipes?api_key=k', agent: false });
+    // Not a search page: a shared cache fill goes on for the other clients waiting on it.
+    const client = httpRequest({ host: url.hostname, port: url.port, path: '/review/1?api_key=k', agent: false });
     client.on('error', () => undefined);
     client.end();
     await waitFor(() => upstream.requests.length === 1);

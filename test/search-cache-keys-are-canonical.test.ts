@@ -3,24 +3,14 @@
  * formats are different keys; no key ever holds a secret.
  */
 import { describe, expect, it } from 'vitest';
-import { searchCacheKey } from '../src/cache/search-key.js';
-import type { SearchKeyContext } from '../src/cache/search-key.js';
-import { RouteTable } from '../src/catalogue/route-table.js';
-import { normaliseTarget } from '../src/http/target.js';
-import { checkLegacyRequest } from '../src/legacy/request-check.js';
+import { keyOf as keyOfRequest } from './support/canonical.js';
+import type { PageKeyContext } from '../src/cache/page-key.js';
 
-const routes = new RouteTable();
-const context: SearchKeyContext = { mode: 'legacy', json: true, gzip: false, plan: 'any', userHash: null };
+const JSON_ACCEPT = { accept: 'application/json' };
 
-/** The key of a raw request target, through the gateway's own normalisation and checks. */
-function keyOf(target: string, ctx: SearchKeyContext = context): string {
-  const normal = normaliseTarget(target);
-  if (!normal.ok) throw new Error(normal.reason);
-  const match = routes.match('GET', normal.path);
-  if (!match) throw new Error(`no route for ${target}`);
-  const checked = checkLegacyRequest(match, { query: normal.query, contentType: undefined, authorization: undefined, body: null });
-  if (!checked.ok) throw new Error(checked.message);
-  return searchCacheKey(checked.values, ctx);
+/** The key of a raw request target, through the gateway's own normalisation, canonical form and fill. */
+function keyOf(target: string, context: Partial<PageKeyContext> = {}, headers: Record<string, string> = JSON_ACCEPT): string {
+  return keyOfRequest({ target, headers }, context);
 }
 
 const base = keyOf('/recipes?title_kw=soup&cuisine=Italian&include_ing=garlic,onion&pg=1&rpp=10&api_key=k');
@@ -50,16 +40,16 @@ describe('search cache keys', () => {
     expect(keyOf(target)).not.toBe(base);
   });
 
-  it('separates plans, users, modes, formats and encodings', () => {
+  it('separates plans, users, sides, formats and encodings', () => {
     const target = '/recipes?title_kw=soup&api_key=k';
     const keys = new Set([
       keyOf(target),
-      keyOf(target, { ...context, plan: 'paid' }),
-      keyOf(target, { ...context, userHash: 'aaaa' }),
-      keyOf(target, { ...context, userHash: 'bbbb' }),
-      keyOf(target, { ...context, mode: 'api2' }),
-      keyOf(target, { ...context, json: false }),
-      keyOf(target, { ...context, gzip: true }),
+      keyOf(target, { plan: 'paid' }),
+      keyOf(target, { userHash: 'aaaa' }),
+      keyOf(target, { userHash: 'bbbb' }),
+      keyOf(target, { side: 'api2' }),
+      keyOf(target, {}, {}),
+      keyOf(target, {}, { ...JSON_ACCEPT, 'accept-encoding': 'gzip' }),
     ]);
     expect(keys.size).toBe(7);
   });

@@ -56,7 +56,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('search page cache', () => {
   it('answers 50 concurrent misses on one key with one upstream call', async () => {
-    const { upstream } = await changingUpstream(150);
+    // The upstream answers slowly enough that all 50 arrive while the first fill is still out,
+    // even on a loaded machine.
+    const { upstream } = await changingUpstream(1500);
     const gateway = await gatewayFor(upstream);
     const answers = await Promise.all(Array.from({ length: 50 }, () => search(gateway)));
     expect(answers.every((res) => res.status === 200 && version(res) === 1)).toBe(true);
@@ -70,22 +72,23 @@ describe('search page cache', () => {
   it('serves stale while revalidating, then the new page; serves stale when the upstream fails', async () => {
     const { upstream, state } = await changingUpstream();
     const gateway = await gatewayFor(upstream, {
-      routes: { 'recipes.search': { cache: { ttlMs: 150, staleWhileRevalidateMs: 150, staleIfErrorMs: 5000 } } },
+      // Windows wide enough for a loaded machine: fresh 400 ms, then stale-while-revalidate 1.6 s.
+      routes: { 'recipes.search': { cache: { ttlMs: 400, staleWhileRevalidateMs: 1600, staleIfErrorMs: 20000 } } },
     });
     expect((await search(gateway)).headers['x-cache']).toBe('MISS');
     expect((await search(gateway)).headers['x-cache']).toBe('HIT');
     state.version = 2;
-    await sleep(200);
+    await sleep(500);
     const stale = await search(gateway);
     expect(stale.headers['x-cache']).toBe('STALE');
     expect(version(stale)).toBe(1);
-    await sleep(50);
+    await sleep(150);
     const refreshed = await search(gateway);
     expect(refreshed.headers['x-cache']).toBe('HIT');
     expect(version(refreshed)).toBe(2);
 
     state.failing = true;
-    await sleep(350);
+    await sleep(2100);
     const rescued = await search(gateway);
     expect(rescued.status).toBe(200);
     expect(rescued.headers['x-cache']).toBe('STALE');

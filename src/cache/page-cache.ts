@@ -11,7 +11,7 @@
  *
  * Only complete 200 answers are stored. Bounds: entry count and bytes (the stored bytes plus
  * headers and key); the cache never grows past either. Nothing here knows what a page is for:
- * keys are built by the caller (src/cache/search-key.ts).
+ * keys are built by the caller (src/cache/page-key.ts).
  */
 import { LRUCache } from 'lru-cache';
 

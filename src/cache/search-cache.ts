@@ -1,5 +1,6 @@
 /**
- * The search page cache: `recipes.search` answers, in every mode, on the PageCache.
+ * The page cache of the catalogue's cached operations (`cache: 'pages'` on an operation), in
+ * every mode, on the PageCache.
  *
  * Who may read a stored page (DECISIONS):
  * - Pages never depend on the api_key itself, only on whether paid-plan parameters are used, so
@@ -11,18 +12,18 @@
  * - IsBookmark depends on the user: a request with credentials gets pages of its own, keyed by a
  *   keyed hash of its whole Authorization header (user AND password), so no user ever reads
  *   another user's bookmarks, and a wrong password never reads the right one's page.
- * - A review write through the gateway (create, update, delete) drops every search page (it moves
- *   StarRating and ReviewCount); a favorite add or remove drops that user's pages (IsBookmark).
- *   Changes made through other channels show after the TTL.
- * - Favorites and try-soon reads are not cached: per-user lists that change through channels the
- *   gateway does not see, where a stale list right after the user's own change is a visible fault.
- * - Pages with `Set-Cookie`, or varying on headers other than Accept and Accept-Encoding, are not stored.
+ * - What a successful write drops is said by the catalogue (`drops` on the operation): every page
+ *   (review writes move StarRating and ReviewCount), or the writing user's pages (favorites move
+ *   IsBookmark). Changes made through other channels show after the TTL.
+ * - Pages with `Set-Cookie`, varying on headers other than Accept and Accept-Encoding, or in a
+ *   content coding other than the one the fill asked for, are not stored.
  */
 import { LRUCache } from 'lru-cache';
-import type { OperationId } from '../catalogue/operations.js';
+import type { Operation } from '../catalogue/operations.js';
+import type { LegacyForward } from '../request/render-legacy.js';
 import { PageCache } from './page-cache.js';
 import type { FreshnessPolicy, Served, StoredAnswer } from './page-cache.js';
-import { searchCacheKey } from './search-key.js';
+import { pageKey } from './page-key.js';
 import { createSecretHasher } from './secret-hasher.js';
 
 export interface SearchCacheConfig {
@@ -30,24 +31,26 @@ export interface SearchCacheConfig {
   readonly maxBytes: number;
   readonly honorClientNoCache: boolean;
   readonly keyKnowledgeTtlMs: number;
-  readonly policy: FreshnessPolicy;
 }
 
-export interface SearchRequest {
-  readonly values: Readonly<Record<string, unknown>>;
+export interface PageRequest {
+  /** The request that fills the page, rendered as a shared fill: the key is made of it. */
+  readonly fill: LegacyForward;
+  readonly side: string;
   readonly apiKey: string;
   readonly authorization: string | undefined;
-  readonly mode: string;
-  readonly json: boolean;
-  readonly acceptEncoding: string | undefined;
-  readonly cacheControl: string | undefined;
   readonly paidParams: boolean;
+  readonly cacheControl: string | undefined;
+  readonly policy: FreshnessPolicy;
 }
 
 const STORABLE_VARY = new Set(['accept', 'accept-encoding']);
 
-function storable(answer: StoredAnswer): boolean {
+function storable(answer: StoredAnswer, coding: string | undefined): boolean {
   if (answer.setCookie.length > 0) return false;
+  // A page in another coding than the fill asked for would reach clients that never accepted it.
+  const sent = answer.headers['content-encoding']?.trim().toLowerCase();
+  if (sent !== undefined && sent !== 'identity' && sent !== coding) return false;
   const vary = answer.headers['vary'];
   if (!vary) return true;
   return vary.split(',').every((token) => STORABLE_VARY.has(token.trim().toLowerCase()));
@@ -65,40 +68,33 @@ export class SearchCache {
   }
 
   /** At once for a HIT or a STALE page (see PageCache.serve), else once the upstream answered. */
-  serve(request: SearchRequest, produce: () => Promise<StoredAnswer>, refresh: () => Promise<StoredAnswer>): Served | Promise<Served> {
+  serve(request: PageRequest, produce: () => Promise<StoredAnswer>, refresh: () => Promise<StoredAnswer>): Served | Promise<Served> {
     const keyHash = this.hash(`api_key\n${request.apiKey}`);
     const userHash = request.authorization ? this.hash(`authorization\n${request.authorization}`) : null;
-    const key = searchCacheKey(request.values, {
-      mode: request.mode,
-      json: request.json,
-      gzip: /\bgzip\b/i.test(request.acceptEncoding ?? ''),
-      plan: request.paidParams ? 'paid' : 'any',
-      userHash,
-    });
+    const key = pageKey(request.fill, { side: request.side, plan: request.paidParams ? 'paid' : 'any', userHash });
     const known = this.knownKeys.get(keyHash);
     const trusted = known !== undefined && (!request.paidParams || known.paid);
     const learn = (answer: StoredAnswer): StoredAnswer => {
       if (answer.status === 200) this.knownKeys.set(keyHash, { paid: request.paidParams || (known?.paid ?? false) });
       return answer;
     };
+    const coding = request.fill.headers['accept-encoding'];
     return this.pages.serve({
       key,
       flightKey: trusted ? key : `${key}\n${keyHash}`,
-      policy: this.config.policy,
+      policy: request.policy,
       bypass: this.config.honorClientNoCache && /\bno-cache\b/i.test(request.cacheControl ?? ''),
       mayReadStored: trusted,
       group: userHash,
       produce: () => produce().then(learn),
       refresh: () => refresh().then(learn),
-      storable,
+      storable: (answer) => storable(answer, coding),
     });
   }
 
-  /** A successful write changed what search pages show. */
-  afterWrite(operation: OperationId, authorization: string | undefined): void {
-    if (operation.startsWith('reviews.')) this.pages.invalidateAll();
-    else if ((operation === 'favorites.create' || operation === 'favorites.delete') && authorization) {
-      this.pages.invalidateGroup(this.hash(`authorization\n${authorization}`));
-    }
+  /** A successful write of `operation` changed what pages show (as the catalogue says). */
+  afterWrite(operation: Operation, authorization: string | undefined): void {
+    if (operation.drops === 'all-pages') this.pages.invalidateAll();
+    else if (operation.drops === 'user-pages' && authorization) this.pages.invalidateGroup(this.hash(`authorization\n${authorization}`));
   }
 }

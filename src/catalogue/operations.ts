@@ -61,6 +61,8 @@ export interface ParamSpec {
   readonly paidPlan?: boolean;
   /** A value that restricts nothing, so is allowed on every plan (DECISION: `photos=0`). */
   readonly neutralValue?: string;
+  /** The value an absent parameter takes; rendered explicitly in what the gateway forwards. */
+  readonly defaultValue?: string;
 }
 
 /** Who must be authenticated: every call carries api_key; `user` calls also carry HTTP Basic. */
@@ -77,6 +79,10 @@ export interface Operation {
   readonly auth: AuthRequirement;
   /** Safe operations may be cached, shadowed and retried; writes never are. */
   readonly safe: boolean;
+  /** `pages`: its GET answers are kept in the page cache (src/cache/search-cache.ts). */
+  readonly cache?: 'pages';
+  /** What a successful write changes in cached pages: every page, or the writing user's. */
+  readonly drops?: 'all-pages' | 'user-pages';
 }
 
 const p = (
@@ -116,6 +122,8 @@ export const OPERATIONS: readonly Operation[] = [
     params: reviewFields,
     auth: 'user',
     safe: false,
+    // StarRating and ReviewCount show on every search page.
+    drops: 'all-pages',
   },
   {
     id: 'reviews.get',
@@ -147,6 +155,8 @@ export const OPERATIONS: readonly Operation[] = [
     params: [p('id', 'path', true, rules.positiveId), ...reviewFields],
     auth: 'user',
     safe: false,
+    // StarRating and ReviewCount show on every search page.
+    drops: 'all-pages',
   },
   {
     id: 'reviews.delete',
@@ -158,6 +168,8 @@ export const OPERATIONS: readonly Operation[] = [
     params: [p('id', 'path', true, rules.positiveId), p('rid', 'input', false, rules.positiveId)],
     auth: 'user',
     safe: false,
+    // StarRating and ReviewCount show on every search page.
+    drops: 'all-pages',
   },
   {
     id: 'grocery.create',
@@ -214,6 +226,8 @@ export const OPERATIONS: readonly Operation[] = [
     params: ridOnly,
     auth: 'user',
     safe: false,
+    // IsBookmark shows on the user's own search pages.
+    drops: 'user-pages',
   },
   {
     id: 'favorites.list',
@@ -234,6 +248,8 @@ export const OPERATIONS: readonly Operation[] = [
     params: ridOnly,
     auth: 'user',
     safe: false,
+    // IsBookmark shows on the user's own search pages.
+    drops: 'user-pages',
   },
   {
     id: 'trysoons.create',
@@ -275,16 +291,18 @@ export const OPERATIONS: readonly Operation[] = [
       p('title_kw', 'query', false, rules.keyword),
       p('any_kw', 'query', false, rules.keyword),
       p('include_primarycat', 'query', false, rules.primaryCategory, true),
-      p('cuisine', 'query', false, rules.keyword, true),
+      p('cuisine', 'query', false, rules.cuisine, true),
       p('include_ing', 'query', false, rules.ingredientList, true),
       p('exclude_ing', 'query', false, rules.ingredientList, true),
       { ...p('photos', 'query', false, rules.photosFlag, true), neutralValue: '0' },
-      p('pg', 'query', false, rules.page),
-      p('rpp', 'query', false, rules.resultsPerPage),
+      // DECISION: legacy defaults pg 1, rpp 10 (api2-notes, paging [I]); the sandbox and mappings agree.
+      { ...p('pg', 'query', false, rules.page), defaultValue: '1' },
+      { ...p('rpp', 'query', false, rules.resultsPerPage), defaultValue: '10' },
     ],
     // DECISION: search needs no user (part 5.4 is silent); a user, when given, fills IsBookmark.
     auth: 'key-optional-user',
     safe: true,
+    cache: 'pages',
   },
 ];
 

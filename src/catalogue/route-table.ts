@@ -104,6 +104,9 @@ export class RouteTable {
   }
 }
 
+/** The catalogue's route table, compiled once for the process. */
+export const CATALOGUE_ROUTES = new RouteTable();
+
 function safeDecode(value: string): string {
   try {
     return decodeURIComponent(value);

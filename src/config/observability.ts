@@ -6,7 +6,7 @@
  * listener only when `admin.bearerToken` is set, otherwise not at all.
  */
 import { z } from 'zod';
-import { RouteTable } from '../catalogue/route-table.js';
+import { CATALOGUE_ROUTES } from '../catalogue/route-table.js';
 
 const secret = (what: string) => z.string().min(16, `must be at least 16 characters (a random ${what})`);
 
@@ -22,7 +22,7 @@ const LogConfigSchema = z
   .strict()
   .prefault({});
 
-const routes = new RouteTable();
+const routes = CATALOGUE_ROUTES;
 const CLIENT_HASH = /^[0-9a-f]{16}$/;
 
 const MetricsConfigSchema = z

@@ -3,7 +3,7 @@
  * and the rule. Defaults are chosen so that an empty `routes` object means "everything to legacy".
  */
 import { z } from 'zod';
-import { OPERATION_IDS, isOperationId } from '../catalogue/operations.js';
+import { OPERATIONS, OPERATION_IDS, isOperationId } from '../catalogue/operations.js';
 import type { OperationId } from '../catalogue/operations.js';
 import { legacyOnlyReason } from '../../mappings/index.js';
 import { ObservabilityConfigSchema } from './observability.js';
@@ -55,8 +55,8 @@ const FreshnessSchema = z
   })
   .strict();
 
-/** Operations whose answers may be cached (src/cache/search-cache.ts says why only search). */
-export const CACHEABLE_OPERATIONS: readonly OperationId[] = ['recipes.search'];
+/** Operations whose answers may be cached: the catalogue says which (`cache: 'pages'`). */
+export const CACHEABLE_OPERATIONS: readonly OperationId[] = OPERATIONS.filter((op) => op.cache === 'pages').map((op) => op.id);
 
 const RouteConfigSchema = z
   .object({
@@ -145,6 +145,12 @@ export const GatewayConfigSchema = z
     plainHttpCredentials: z.enum(['allow', 'redirect', 'reject']).default('allow'),
     /** Requests that match no catalogued operation: passed to legacy unchanged, or refused with 404. */
     uncatalogued: z.enum(['pass', 'reject']).default('pass'),
+    /**
+     * A parameter a catalogued operation does not take: dropped (never forwarded, never keyed) or
+     * refused with 400 naming it. DECISION: drop by default (safe for the cache, kind to clients
+     * that add cache-busters or callbacks).
+     */
+    unknownParameters: z.enum(['drop', 'reject']).default('drop'),
     timeouts: z
       .object({
         defaultMs: timeoutMs.default(10_000),

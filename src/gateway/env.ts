@@ -5,6 +5,7 @@ import type { Context } from 'hono';
 import type { AbortSignalLike } from '../upstream/types.js';
 import type { ClientView, Peer } from '../http/client-view.js';
 import type { RequestRecord } from './request-record.js';
+import type { RouteMatch } from '../catalogue/route-table.js';
 
 export interface GatewayVariables {
   /** Normalised path and the raw query, as routed and as forwarded. */
@@ -13,6 +14,8 @@ export interface GatewayVariables {
   headers: Record<string, string>;
   client: ClientView;
   record: RequestRecord;
+  /** The catalogue operation the request names, or null (uncatalogued); set before the guards run. */
+  match: RouteMatch | null;
 }
 
 export interface GatewayEnv {

@@ -71,15 +71,19 @@ export interface ForwardedFor {
   readonly host: string | undefined;
 }
 
-/** The headers sent upstream for a client request. `incoming` has lower-case names. */
+/**
+ * The headers sent upstream for a client request. `incoming` has lower-case names; `rendered`
+ * names headers the caller sets itself (the client's copies are left out).
+ */
 export function upstreamRequestHeaders(
   incoming: Readonly<Record<string, string>>,
   forwarded: ForwardedFor,
+  rendered?: ReadonlySet<string>,
 ): Record<string, string> {
   const dropped = namedInConnection(incoming['connection']);
   const out: Record<string, string> = {};
   for (const name in incoming) {
-    if (HOP_BY_HOP.has(name) || REQUEST_ONLY_DROPS.has(name) || dropped?.has(name)) continue;
+    if (HOP_BY_HOP.has(name) || REQUEST_ONLY_DROPS.has(name) || dropped?.has(name) || rendered?.has(name)) continue;
     out[name] = incoming[name] as string;
   }
   out['x-forwarded-for'] = forwarded.clientChain;

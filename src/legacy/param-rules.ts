@@ -12,13 +12,18 @@ export interface ParamRule<T = unknown> {
   /** Human wording of the rule, completes the sentence "<name> must ...". */
   readonly rule: string;
   readonly schema: z.ZodType<T, string>;
+  /**
+   * The canonical text of a valid value: what the gateway forwards and keys (src/request/). Null
+   * leaves the parameter out (a value that restricts nothing). Without it: the value as text.
+   */
+  render?(value: T): string | null;
 }
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_ID = 2_147_483_647; // legacy ids are 32-bit integers (RecipeID is "integer" in part 2.5)
 
-function rule<T>(text: string, schema: z.ZodType<T, string>): ParamRule<T> {
-  return { rule: text, schema };
+function rule<T>(text: string, schema: z.ZodType<T, string>, render?: (value: T) => string | null): ParamRule<T> {
+  return render ? { rule: text, schema, render } : { rule: text, schema };
 }
 
 export const positiveId = rule(
@@ -127,6 +132,8 @@ export const ingredientList = rule(
         .filter((part) => part.length > 0),
     )
     .refine((list) => list.length <= 3 && list.every((i) => i.length <= 100)),
+  // DECISION: ingredient matching is case-insensitive and unordered (part 8): one canonical list.
+  (list) => (list.length === 0 ? null : list.map((i) => i.toLowerCase()).sort().join(',')),
 );
 
 /** DECISION: photos accepts 1 (restrict to recipes with photos) and 0 (no restriction). */
@@ -135,6 +142,11 @@ export const photosFlag = rule(
   z
     .enum(['1', '0'])
     .transform((s) => s === '1'),
+  // photos=0 restricts nothing: left out, as if absent.
+  (photos) => (photos ? '1' : null),
 );
 
 export const keyword = rule('be a text of at most 200 characters', z.string().max(200));
+
+/** A cuisine: any text; matching is case-insensitive (part 4.5), so it is forwarded lower-cased. */
+export const cuisine = rule('be a text of at most 200 characters', z.string().max(200), (value) => value.toLowerCase());

@@ -10,7 +10,7 @@
  * operation is still resolved here so the log can say which operation was refused.
  */
 import type { Context, Handler } from 'hono';
-import { RouteTable } from '../catalogue/route-table.js';
+import { CATALOGUE_ROUTES } from '../catalogue/route-table.js';
 import { withHeader } from '../http/answer.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { endToEndHeaders } from '../http/headers.js';
@@ -50,7 +50,6 @@ export function requestContext(options: RequestContextOptions): Handler<GatewayE
   const guards = (options.guards ?? []).filter((guard): guard is Guard => guard !== undefined);
   const emit = options.emit ?? emitAtOnce;
   const countLater = options.emit !== undefined;
-  const routes = new RouteTable();
   const readHeaders = options.runtime?.requestHeaders;
   const setHeader = options.runtime?.setResponseHeader;
   const preNormalised = options.runtime?.normalisedTarget;
@@ -92,11 +91,11 @@ export function requestContext(options: RequestContextOptions): Handler<GatewayE
       return finish(refusal, originForm.includes('?') ? originForm.slice(originForm.indexOf('?') + 1) : '');
     }
     c.set('target', { path: target.path, query: target.query });
+    const match = CATALOGUE_ROUTES.match(record.method, target.path);
+    c.set('match', match);
+    noteOperation(record, match, target.path);
     const answered = runGuards(guards, c) ?? answerSafely(c, record, dispatch);
-    const done = (response: Response): Response | Promise<Response> => {
-      if (record.operation === null && sink) noteOperation(record, routes.match(record.method, target.path), target.path);
-      return finish(response, target.query);
-    };
+    const done = (response: Response): Response | Promise<Response> => finish(response, target.query);
     return answered instanceof Promise ? answered.then(done) : done(answered);
   };
 }

@@ -13,6 +13,7 @@ import { createGatewayApp, createSearchCache } from '../app.js';
 import type { GatewayDeps } from '../app.js';
 import type { SearchCache } from '../cache/search-cache.js';
 import type { GatewayConfig } from '../config/schema.js';
+import { CACHEABLE_OPERATIONS } from '../config/schema.js';
 import { createMappingMemory } from '../api2/review-directory.js';
 import type { TrafficState } from '../traffic/guarded-upstreams.js';
 import { createUndiciUpstream } from '../upstream/undici-client.js';
@@ -95,7 +96,7 @@ export class Generations {
   async reload(config: GatewayConfig): Promise<ReloadOutcome> {
     const previous = this.current;
     const cacheChanged =
-      !same(config.cache, previous.config.cache) || !same(config.routes['recipes.search']?.cache, previous.config.routes['recipes.search']?.cache);
+      !same(config.cache, previous.config.cache) || CACHEABLE_OPERATIONS.some((id) => !same(config.routes[id]?.cache, previous.config.routes[id]?.cache));
     if (cacheChanged) this.searchCache = createSearchCache(config);
     this.current = await this.build(config, previous.version + 1);
     void this.retire(previous);

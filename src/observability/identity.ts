@@ -7,7 +7,7 @@
  * Hashes are cached per raw value (bounded), so a busy client costs one map lookup per request.
  */
 import { parseBasic } from '../legacy/credentials.js';
-import { decodeFormComponent } from '../legacy/params.js';
+import { decodeFormComponent, readPairs } from '../request/pairs.js';
 import type { RequestRecord } from '../gateway/request-record.js';
 import { hmacSha256, toHex } from './hmac-sha256.js';
 
@@ -94,10 +94,11 @@ export function apiKeyOf(query: string): string | undefined {
 }
 
 
+/** Every `api_key` value of a query (a client may send several), and the Basic user and password. */
 function scrubTemplate(template: string, query: string, authorization: string | undefined): string {
-  const secrets: string[] = [];
-  const apiKey = apiKeyOf(query);
-  if (apiKey) secrets.push(apiKey.toLowerCase());
+  const secrets = readPairs(query)
+    .filter((pair) => pair.name === 'api_key')
+    .map((pair) => pair.value.toLowerCase());
   const basic = parseBasic(authorization);
   if (basic) secrets.push(basic.user.toLowerCase(), basic.password.toLowerCase());
   const usable = secrets.filter((secret) => secret.length >= 3);

@@ -3,7 +3,7 @@
  * the gateway's tests and shadow comparisons. Runtime-agnostic (no `node:` imports).
  *
  * One catch-all handler: target normalisation → route table → shared request checks
- * (checkLegacyRequest) → key, user and plan checks → store → legacy rendering → HTTP details
+ * (canonicalise) → key, user and plan checks → store → legacy rendering → HTTP details
  * (ETag/304, gzip, Cache-Control).
  *
  * DECISIONS:
@@ -24,15 +24,16 @@
 import { Hono } from 'hono';
 import type { HonoRequest } from 'hono';
 import type { Operation, OperationId } from '../catalogue/operations.js';
-import { RouteTable } from '../catalogue/route-table.js';
+import { CATALOGUE_ROUTES } from '../catalogue/route-table.js';
+import type { RouteTable } from '../catalogue/route-table.js';
 import { normaliseTarget, originFormOf } from '../http/target.js';
 import { parseBasic } from '../legacy/credentials.js';
 import type { BasicCredentials } from '../legacy/credentials.js';
 import { positiveId } from '../legacy/param-rules.js';
 import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
-import { paidParamsUsed, parseQuery } from '../legacy/params.js';
+import { parseQuery } from '../legacy/params.js';
 import { RESPONSE_SHAPES } from '../legacy/records.js';
-import { checkLegacyRequest, MESSAGES } from '../legacy/request-check.js';
+import { canonicalise, MESSAGES, paidParamNames } from '../request/canonicalise.js';
 import { renderError, renderLegacy, wantsJson } from '../legacy/render.js';
 import type { FieldError } from '../legacy/params.js';
 import type { MakeAgain, SandboxUser } from './dataset.js';
@@ -74,7 +75,7 @@ const ENCODER = new TextEncoder();
 
 export function createLegacySandboxApp(store: LegacyStore): Hono {
   const app = new Hono();
-  const routes = new RouteTable();
+  const routes = CATALOGUE_ROUTES;
   app.all('*', async (c) => {
     const view = viewOf(c.req, c.env);
     let answer: Answer;
@@ -136,13 +137,13 @@ async function answerRequest(store: LegacyStore, routes: RouteTable, req: Reques
   }
 
   const body = method === 'GET' ? null : await req.readBody();
-  const checked = checkLegacyRequest(match, { query: target.query, contentType: req.contentType, authorization: req.authorization, body });
+  const checked = canonicalise(match, { query: target.query, contentType: req.contentType, authorization: req.authorization, body });
   if (!checked.ok) return failure(checked.status, checked.message, req.json, checked.errors);
   const plan = store.planOf(checked.apiKey);
   if (!plan) return failure(403, SANDBOX_MESSAGES.unknownKey, req.json);
   const user = authenticate(store, checked.user);
   if (user === false) return failure(403, SANDBOX_MESSAGES.badUser, req.json);
-  const paid = paidParamsUsed(match.operation, checked.query);
+  const paid = paidParamNames(checked.params);
   if (paid.length > 0 && plan === 'free') return failure(403, SANDBOX_MESSAGES.paidOnly(paid), req.json);
 
   const cacheControl = cacheControlFor(match.operation, user);
@@ -206,7 +207,7 @@ function safeDecode(text: string): string {
 
 // ---------------------------------------------------------------- operations
 
-/** Typed reads of the values checkLegacyRequest validated (a missing required value is a bug: 500). */
+/** Typed reads of the values canonicalise validated (a missing required value is a bug: 500). */
 class Values {
   constructor(private readonly values: Readonly<Record<string, unknown>>) {}
   number(name: string): number {

@@ -1,7 +1,8 @@
 /**
  * Between a Response and the bytes the page cache keeps: a stored answer is the status, the
  * headers as the upstream sent them (less the per-exchange ones), Set-Cookie apart, and the body
- * bytes; a served one gets `X-Cache` and honours `If-None-Match` against the stored ETag.
+ * bytes; a served one gets `X-Cache` and honours `If-None-Match` (or `If-Modified-Since`) against
+ * the stored validators.
  */
 import type { CacheOutcome, StoredAnswer } from '../cache/page-cache.js';
 import { buildAnswer } from '../http/answer.js';
@@ -38,12 +39,28 @@ function headersFor(stored: StoredAnswer, outcome: CacheOutcome): Record<string,
   return headers;
 }
 
-export function fromStored(stored: StoredAnswer, outcome: CacheOutcome, ifNoneMatch: string | undefined): Response {
+/** RFC 9110 13.2.2: If-None-Match decides when present; else If-Modified-Since against Last-Modified. */
+function notModified(stored: StoredAnswer, conditions: Conditions): boolean {
+  if (stored.status !== 200) return false;
   const etag = stored.headers['etag'];
-  if (stored.status === 200 && etag && ifNoneMatch && etagMatches(ifNoneMatch, etag)) {
-    const headers: Record<string, string> = { etag, 'x-cache': outcome };
-    if (stored.headers['vary']) headers['vary'] = stored.headers['vary'];
-    if (stored.headers['cache-control']) headers['cache-control'] = stored.headers['cache-control'];
+  if (conditions.ifNoneMatch !== undefined) return etag !== undefined && etagMatches(conditions.ifNoneMatch, etag);
+  const lastModified = stored.headers['last-modified'];
+  if (conditions.ifModifiedSince === undefined || lastModified === undefined) return false;
+  const since = Date.parse(conditions.ifModifiedSince);
+  const modified = Date.parse(lastModified);
+  return Number.isFinite(since) && Number.isFinite(modified) && modified <= since;
+}
+
+/** The client's own conditional headers, judged against a stored page (never sent on a shared fill). */
+export interface Conditions {
+  readonly ifNoneMatch: string | undefined;
+  readonly ifModifiedSince: string | undefined;
+}
+
+export function fromStored(stored: StoredAnswer, outcome: CacheOutcome, conditions: Conditions): Response {
+  if (notModified(stored, conditions)) {
+    const headers: Record<string, string> = { 'x-cache': outcome };
+    for (const name of ['etag', 'last-modified', 'vary', 'cache-control']) if (stored.headers[name]) headers[name] = stored.headers[name] as string;
     return buildAnswer(304, headers, null, 0);
   }
   const noBody = stored.status === 204 || stored.status === 304 || stored.body.byteLength === 0;

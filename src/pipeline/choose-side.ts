@@ -1,0 +1,48 @@
+/**
+ * Which side answers a canonical request, by its route's mode:
+ *
+ *   legacy   pass-through to the legacy backend
+ *   api2     the operation's mapping, calling api2, answering in the legacy shape
+ *   canary   api2 for `canaryPercent` of clients (sticky per api key and user), legacy for the rest
+ *   shadow   legacy answers (the shadow stage compares api2 in the background)
+ *
+ * A safe operation whose api2 answer failed (5xx: timeout, unreachable, schema mismatch, open
+ * breaker) falls back to legacy when its route says `fallback`. A write is sent to exactly one
+ * upstream, once.
+ */
+import { mappingFor } from '../../mappings/index.js';
+import { routeMode } from '../config/schema.js';
+import type { CanonicalRequest } from '../request/canonical-request.js';
+import { canaryChoosesApi2 } from '../traffic/canary.js';
+import { callApi2 } from './api2-side.js';
+import { callLegacy } from './legacy-side.js';
+import type { LegacyCall } from './legacy-side.js';
+import type { Attempt, PipelineParts, Side } from './parts.js';
+
+export function chooseSide(parts: PipelineParts, request: CanonicalRequest, forced: string | undefined): Side {
+  const { id } = request.match.operation;
+  if (!parts.upstreams.api2 || !mappingFor(id)) return 'legacy';
+  switch (routeMode(parts.config, id)) {
+    case 'api2':
+      return 'api2';
+    case 'canary': {
+      if (forced === 'legacy' || forced === 'api2') return forced;
+      return canaryChoosesApi2(parts.config.routes[id]?.canaryPercent ?? 0, request.apiKey, request.user?.user ?? null) ? 'api2' : 'legacy';
+    }
+    default:
+      return 'legacy';
+  }
+}
+
+/** The answer from the chosen side, then legacy's when a safe operation's api2 answer failed. */
+export async function answerFromSide(parts: PipelineParts, request: CanonicalRequest, side: Side, legacy: LegacyCall): Promise<Attempt> {
+  const { operation } = request.match;
+  const mapping = mappingFor(operation.id);
+  if (side === 'legacy' || !mapping) return callLegacy(parts, request, legacy);
+  const attempt = await callApi2(parts, request, mapping, legacy.signal);
+  if (attempt.response.status >= 500 && operation.safe && parts.config.routes[operation.id]?.fallback === true) {
+    const rescued = await callLegacy(parts, request, legacy);
+    return { ...rescued, upstreamMs: rescued.upstreamMs + attempt.upstreamMs, error: `fallback: ${attempt.error ?? attempt.response.status}`, fallback: true };
+  }
+  return attempt;
+}

@@ -1,0 +1,67 @@
+/**
+ * The legacy side: a catalogued request is forwarded as rendered from its canonical value
+ * (src/request/render-legacy.ts); an uncatalogued one is passed through as it came. Writes are
+ * sent once and never retried (src/proxy/pass-through.ts).
+ */
+import { routeTimeoutMs } from '../config/schema.js';
+import { upstreamRequestHeaders } from '../http/headers.js';
+import type { ClientView } from '../http/client-view.js';
+import { passThrough } from '../proxy/pass-through.js';
+import type { CanonicalRequest } from '../request/canonical-request.js';
+import { renderLegacyRequest } from '../request/render-legacy.js';
+import type { LegacyForward } from '../request/render-legacy.js';
+import type { AbortSignalLike, UpstreamRequest } from '../upstream/types.js';
+import type { Attempt, PipelineParts } from './parts.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** What the legacy side needs of the request beyond its canonical value. */
+export interface LegacyCall {
+  readonly clientHeaders: Readonly<Record<string, string>>;
+  readonly rawBody: Uint8Array | null;
+  /** The answer will be served to other clients too (a cache fill). */
+  readonly shared: boolean;
+  readonly signal: AbortSignalLike | undefined;
+  /** The request already rendered (a cache fill renders it for its key). */
+  readonly forward?: LegacyForward;
+}
+
+export async function callLegacy(parts: PipelineParts, request: CanonicalRequest, call: LegacyCall): Promise<Attempt> {
+  const forward = call.forward ?? renderLegacyRequest(request, call);
+  const { operation } = request.match;
+  return attempt(parts, {
+    method: forward.method,
+    target: forward.target,
+    headers: forward.headers,
+    body: forward.body,
+    timeoutMs: routeTimeoutMs(parts.config, operation.id),
+    ...(call.signal ? { signal: call.signal } : {}),
+  }, operation.id, request.json);
+}
+
+/** An uncatalogued request, passed through unchanged (target, headers, body). */
+export function callLegacyUncatalogued(
+  parts: PipelineParts,
+  raw: { method: string; path: string; query: string; headers: Readonly<Record<string, string>>; body: Uint8Array | null; client: ClientView },
+  json: boolean,
+  signal: AbortSignalLike | undefined,
+): Promise<Attempt> {
+  const headers = upstreamRequestHeaders(raw.headers, { clientChain: raw.client.forwardedFor, proto: raw.client.scheme, host: raw.client.host });
+  return attempt(parts, {
+    method: raw.method,
+    target: raw.query ? `${raw.path}?${raw.query}` : raw.path,
+    headers,
+    body: raw.body,
+    timeoutMs: parts.config.timeouts.defaultMs,
+    ...(signal ? { signal } : {}),
+  }, 'uncatalogued', json);
+}
+
+async function attempt(parts: PipelineParts, request: UpstreamRequest, label: string, json: boolean): Promise<Attempt> {
+  const started = Date.now();
+  const response = await passThrough(parts.upstreams.legacy, request, { label, write: !SAFE_METHODS.has(request.method), json });
+  // Only gateway-made answers (502/504/503) carry a reason; reading the headers of every answer
+  // would turn its plain header object into a Headers on @hono/node-server.
+  const error = response.status >= 500 ? (response.headers.get('x-gateway-error') ?? undefined) : undefined;
+  return { response, side: 'legacy', upstreamMs: Date.now() - started, error };
+}

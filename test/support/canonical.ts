@@ -1,0 +1,67 @@
+/**
+ * The gateway's own pure stages over a raw request target, for tests of the canonical request:
+ * normalise the target, route it, canonicalise it, render the legacy request and its page key.
+ */
+import { pageKey } from '../../src/cache/page-key.js';
+import type { PageKeyContext } from '../../src/cache/page-key.js';
+import { RouteTable } from '../../src/catalogue/route-table.js';
+import { normaliseTarget } from '../../src/http/target.js';
+import { wantsJson } from '../../src/legacy/render.js';
+import type { CanonicalRequest } from '../../src/request/canonical-request.js';
+import { canonicalise } from '../../src/request/canonicalise.js';
+import type { CanonicalParams, Refusal, UnknownParameters } from '../../src/request/canonicalise.js';
+import { negotiateEncoding } from '../../src/request/encoding.js';
+import { renderLegacyRequest } from '../../src/request/render-legacy.js';
+import type { LegacyForward } from '../../src/request/render-legacy.js';
+
+const routes = new RouteTable();
+
+export interface RawRequest {
+  readonly method?: string;
+  readonly target: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly unknown?: UnknownParameters;
+}
+
+/** The canonical request of a raw one, or the refusal the gateway answers with. */
+export function canonicalOf(raw: RawRequest): CanonicalRequest | Refusal {
+  const method = raw.method ?? 'GET';
+  const headers = raw.headers ?? {};
+  const normal = normaliseTarget(raw.target);
+  if (!normal.ok) throw new Error(normal.reason);
+  const match = routes.match(method, normal.path);
+  if (!match) throw new Error(`no route for ${method} ${raw.target}`);
+  const body = raw.body === undefined ? null : new TextEncoder().encode(raw.body);
+  const checked: CanonicalParams | Refusal = canonicalise(match, { query: normal.query, contentType: headers['content-type'], authorization: headers['authorization'], body }, raw.unknown);
+  if (!checked.ok) return checked;
+  return {
+    ...checked,
+    method,
+    json: wantsJson(headers['accept'], headers['content-type']),
+    encoding: negotiateEncoding(headers['accept-encoding']),
+    forwarded: { clientChain: '127.0.0.1', proto: 'http', host: headers['host'] ?? 'gateway.test' },
+  };
+}
+
+export function mustCanonical(raw: RawRequest): CanonicalRequest {
+  const request = canonicalOf(raw);
+  if (!request.ok) throw new Error(request.message);
+  return request as CanonicalRequest;
+}
+
+/** What a shared cache fill of this request sends to the legacy backend. */
+export function fillOf(raw: RawRequest): LegacyForward {
+  return renderLegacyRequest(mustCanonical(raw), { clientHeaders: raw.headers ?? {}, shared: true, rawBody: null });
+}
+
+/** What the gateway forwards for this request answered to its own client. */
+export function forwardOf(raw: RawRequest): LegacyForward {
+  const body = raw.body === undefined ? null : new TextEncoder().encode(raw.body);
+  return renderLegacyRequest(mustCanonical(raw), { clientHeaders: raw.headers ?? {}, shared: false, rawBody: body });
+}
+
+export function keyOf(raw: RawRequest, context: Partial<PageKeyContext> = {}): string {
+  const request = mustCanonical(raw);
+  return pageKey(fillOf(raw), { side: 'legacy', plan: request.paidParams ? 'paid' : 'any', userHash: null, ...context });
+}
