@@ -51,3 +51,6 @@ export const LEGACY_ONLY_LISTS: readonly LegacyOnly[] = [
   { operation: 'trysoons.create', why: NO_ENDPOINT },
   { operation: 'trysoons.delete', why: NO_ENDPOINT },
 ];
+
+/** This module's mappings, as the registry (index.ts) takes them. */
+export const LIST_MAPPINGS: readonly OperationMapping[] = [favoritesListMapping, trySoonsListMapping];

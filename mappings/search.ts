@@ -67,3 +67,6 @@ export const searchMapping: OperationMapping = {
     return { status: 200, body: legacySearchResultOf(page.ResultCount ?? items.length, items, page.SpellSuggest, options) };
   },
 };
+
+/** This module's mappings, as the registry (index.ts) takes them. */
+export const SEARCH_MAPPINGS: readonly OperationMapping[] = [searchMapping];

@@ -6,6 +6,8 @@
  */
 import { Hono } from 'hono';
 import type { GatewayConfig } from './config/schema.js';
+import type { Operation } from './catalogue/operations.js';
+import { CATALOGUE_ROUTES, RouteTable } from './catalogue/route-table.js';
 import type { GatewayEnv, RuntimeBindings } from './gateway/env.js';
 import { dispatch } from './pipeline/dispatch.js';
 import type { Upstreams } from './pipeline/parts.js';
@@ -17,9 +19,9 @@ import type { Identifier } from './observability/identity.js';
 import type { RecordEmitter } from './observability/record-emitter.js';
 import { gatewayError } from './http/gateway-error.js';
 import { compileTrustedProxies } from './http/trusted-proxies.js';
-import { hostGuard, hostMatcher } from './middleware/host-guard.js';
-import { requestContext } from './middleware/request-context.js';
-import { schemePolicy } from './middleware/scheme-policy.js';
+import { hostGuard, hostMatcher } from './pipeline/host-guard.js';
+import { requestContext } from './pipeline/request-context.js';
+import { schemePolicy } from './pipeline/scheme-policy.js';
 import { createMappingMemory } from './api2/review-directory.js';
 import type { MappingMemory } from '../mappings/types.js';
 import { SearchCache } from './cache/search-cache.js';
@@ -49,6 +51,8 @@ export interface GatewayDeps {
   readonly shared?: { readonly searchCache?: SearchCache | null; readonly memory?: MappingMemory } | undefined;
   /** Admin views served by this app (metrics behind a bearer token); omitted when not served here. */
   readonly admin?: AdminRoutes | undefined;
+  /** The operations this app recognises; the catalogue's own by default (a test may add one). */
+  readonly catalogue?: readonly Operation[] | undefined;
 }
 
 export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
@@ -70,6 +74,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
     '*',
     requestContext({
       runtime: deps.runtime,
+      routes: deps.catalogue ? new RouteTable(deps.catalogue) : CATALOGUE_ROUTES,
       maxUrlLength: config.limits.maxUrlLength,
       sink: deps.onRecord,
       details: logDetails ? { identifier: deps.identifier ?? identifierFromConfig(config.observability) } : undefined,

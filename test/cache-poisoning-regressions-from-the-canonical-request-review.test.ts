@@ -154,6 +154,9 @@ describe('cache poisoning found in the canonical-request review', () => {
     const res = await send(gateway.origin, { target: '/recipes?title_kw=soup&callback=evil&api_key=k', headers: JSON_ACCEPT });
     expect(res.status).toBe(400);
     expect(res.json()).toMatchObject({ Message: 'The request is invalid: callback is not a parameter of this operation.' });
+    const markup = await send(gateway.origin, { target: '/recipes?title_kw=soup&%3Cscript%3E=1&api_key=k', headers: JSON_ACCEPT });
+    expect(markup.status).toBe(400);
+    expect(markup.text()).not.toContain('<script>');
     expect(upstream.requests).toHaveLength(0);
   });
 });

@@ -8,6 +8,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { OperationId } from '../src/catalogue/operations.js';
+import { operationById } from '../src/catalogue/operations.js';
 import { basicHeader } from '../src/legacy/credentials.js';
 import { PRIMARY_CATEGORY_TOKENS } from '../src/legacy/param-rules.js';
 import {
@@ -15,7 +16,6 @@ import {
   GroceryListSchema,
   RecipeInfoSchema,
   RecipeSearchResultSchema,
-  RESPONSE_SHAPES,
   ReviewSchema,
 } from '../src/legacy/records.js';
 import {
@@ -175,7 +175,7 @@ describe('the 16 operations', () => {
       const done = new Set<OperationId>();
       const run = async (id: OperationId, method: string, path: string, options: CallOptions = {}): Promise<Reply> => {
         const reply = await call(method, path, { user: ALICE, json, ...options });
-        const shape = RESPONSE_SHAPES[id];
+        const shape = operationById(id).answer;
         expect(reply.status, `${id}: ${reply.text}`).toBe(shape.status);
         if (shape.status === 204) {
           expect(reply.raw.length).toBe(0);

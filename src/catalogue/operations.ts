@@ -65,6 +65,13 @@ export interface ParamSpec {
   readonly defaultValue?: string;
 }
 
+/** What an operation answers on success: status, XML root element and, for arrays, item name. */
+export interface ResponseShape {
+  readonly status: 200 | 204;
+  readonly xmlRoot?: string;
+  readonly xmlItem?: string;
+}
+
 /** Who must be authenticated: every call carries api_key; `user` calls also carry HTTP Basic. */
 export type AuthRequirement = 'key' | 'user' | 'key-optional-user';
 
@@ -76,6 +83,8 @@ export interface Operation {
   readonly documentedScheme: 'http' | 'https';
   readonly forms: readonly PathForm[];
   readonly params: readonly ParamSpec[];
+  /** Its success answer (the body records are src/legacy/records.ts). */
+  readonly answer: ResponseShape;
   readonly auth: AuthRequirement;
   /** Safe operations may be cached, shadowed and retried; writes never are. */
   readonly safe: boolean;
@@ -120,6 +129,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'POST', template: '/reviews', kind: 'canonical' }],
     params: reviewFields,
+    answer: { status: 200, xmlRoot: 'Review' },
     auth: 'user',
     safe: false,
     // StarRating and ReviewCount show on every search page.
@@ -133,6 +143,7 @@ export const OPERATIONS: readonly Operation[] = [
     forms: [{ method: 'GET', template: '/review/{id}', kind: 'canonical' }],
     params: [p('id', 'path', true, rules.positiveId)],
     // DECISION: "most review requests need the user" (part 1): reads do not, writes do.
+    answer: { status: 200, xmlRoot: 'Review' },
     auth: 'key',
     safe: true,
   },
@@ -143,6 +154,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'GET', template: '/reviews', kind: 'canonical' }],
     params: [p('rid', 'query', true, rules.positiveId)],
+    answer: { status: 200, xmlRoot: 'ArrayOfReview', xmlItem: 'Review' },
     auth: 'key',
     safe: true,
   },
@@ -153,6 +165,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'PUT', template: '/review/{id}', kind: 'canonical' }],
     params: [p('id', 'path', true, rules.positiveId), ...reviewFields],
+    answer: { status: 200, xmlRoot: 'Review' },
     auth: 'user',
     safe: false,
     // StarRating and ReviewCount show on every search page.
@@ -166,6 +179,7 @@ export const OPERATIONS: readonly Operation[] = [
     forms: [{ method: 'DELETE', template: '/review/{id}', kind: 'canonical' }],
     // rid is not in the legacy document: an optional hint the api2 mapping can use (mappings/reviews.ts).
     params: [p('id', 'path', true, rules.positiveId), p('rid', 'input', false, rules.positiveId)],
+    answer: { status: 204 },
     auth: 'user',
     safe: false,
     // StarRating and ReviewCount show on every search page.
@@ -178,6 +192,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'http',
     forms: [{ method: 'POST', template: '/grocerylist', kind: 'canonical' }],
     params: groceryFields,
+    answer: { status: 200, xmlRoot: 'Item' },
     auth: 'user',
     safe: false,
   },
@@ -188,6 +203,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'http',
     forms: [{ method: 'GET', template: '/grocerylist', kind: 'canonical' }],
     params: [],
+    answer: { status: 200, xmlRoot: 'GroceryList' },
     auth: 'user',
     safe: true,
   },
@@ -201,6 +217,7 @@ export const OPERATIONS: readonly Operation[] = [
       { method: 'PUT', template: '/grocerylist/{id}', kind: 'regular' },
     ],
     params: [p('id', 'path', true, rules.groceryItemId), ...groceryFields],
+    answer: { status: 200, xmlRoot: 'Item' },
     auth: 'user',
     safe: false,
   },
@@ -214,6 +231,7 @@ export const OPERATIONS: readonly Operation[] = [
       { method: 'DELETE', template: '/grocerylist/{id}', kind: 'regular' },
     ],
     params: [p('id', 'path', true, rules.groceryItemId)],
+    answer: { status: 204 },
     auth: 'user',
     safe: false,
   },
@@ -224,6 +242,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'POST', template: '/favorites', kind: 'canonical' }],
     params: ridOnly,
+    answer: { status: 204 },
     auth: 'user',
     safe: false,
     // IsBookmark shows on the user's own search pages.
@@ -236,6 +255,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'GET', template: '/favorites', kind: 'canonical' }],
     params: [],
+    answer: { status: 200, xmlRoot: 'RecipeSearchResult' },
     auth: 'user',
     safe: true,
   },
@@ -246,6 +266,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'DELETE', template: '/favorites', kind: 'canonical' }],
     params: ridOnly,
+    answer: { status: 204 },
     auth: 'user',
     safe: false,
     // IsBookmark shows on the user's own search pages.
@@ -258,6 +279,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'http',
     forms: [{ method: 'POST', template: '/trysoons', kind: 'canonical' }],
     params: ridOnly,
+    answer: { status: 204 },
     auth: 'user',
     safe: false,
   },
@@ -268,6 +290,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'http',
     forms: [{ method: 'GET', template: '/trysoons', kind: 'canonical' }],
     params: [],
+    answer: { status: 200, xmlRoot: 'RecipeSearchResult' },
     auth: 'user',
     safe: true,
   },
@@ -278,6 +301,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'http',
     forms: [{ method: 'DELETE', template: '/trysoons', kind: 'canonical' }],
     params: ridOnly,
+    answer: { status: 204 },
     auth: 'user',
     safe: false,
   },
@@ -300,6 +324,7 @@ export const OPERATIONS: readonly Operation[] = [
       { ...p('rpp', 'query', false, rules.resultsPerPage), defaultValue: '10' },
     ],
     // DECISION: search needs no user (part 5.4 is silent); a user, when given, fills IsBookmark.
+    answer: { status: 200, xmlRoot: 'RecipeSearchResult' },
     auth: 'key-optional-user',
     safe: true,
     cache: 'pages',

@@ -17,7 +17,6 @@
  *   somebody else's review 403 (reviews are public, only the author may change one).
  */
 import { z } from 'zod';
-import type { OperationId } from '../catalogue/operations.js';
 
 /** `\/Date(<epoch_ms>)\/` as it appears once JSON-decoded: `/Date(1436410705347)/`. */
 export const legacyDate = z.string().regex(/^\/Date\(-?[0-9]+\)\/$/);
@@ -123,29 +122,3 @@ export type GroceryItem = z.infer<typeof GroceryItemSchema>;
 
 export const GroceryListSchema = z.object({ Items: z.array(GroceryItemSchema) });
 export type GroceryList = z.infer<typeof GroceryListSchema>;
-
-/** What each operation answers on success: status, XML root element and, for arrays, item name. */
-export interface ResponseShape {
-  readonly status: 200 | 204;
-  readonly xmlRoot?: string;
-  readonly xmlItem?: string;
-}
-
-export const RESPONSE_SHAPES: Readonly<Record<OperationId, ResponseShape>> = {
-  'reviews.create': { status: 200, xmlRoot: 'Review' },
-  'reviews.get': { status: 200, xmlRoot: 'Review' },
-  'reviews.list': { status: 200, xmlRoot: 'ArrayOfReview', xmlItem: 'Review' },
-  'reviews.update': { status: 200, xmlRoot: 'Review' },
-  'reviews.delete': { status: 204 },
-  'grocery.create': { status: 200, xmlRoot: 'Item' },
-  'grocery.list': { status: 200, xmlRoot: 'GroceryList' },
-  'grocery.update': { status: 200, xmlRoot: 'Item' },
-  'grocery.delete': { status: 204 },
-  'favorites.create': { status: 204 },
-  'favorites.list': { status: 200, xmlRoot: 'RecipeSearchResult' },
-  'favorites.delete': { status: 204 },
-  'trysoons.create': { status: 204 },
-  'trysoons.list': { status: 200, xmlRoot: 'RecipeSearchResult' },
-  'trysoons.delete': { status: 204 },
-  'recipes.search': { status: 200, xmlRoot: 'RecipeSearchResult' },
-};

@@ -16,7 +16,7 @@ import { gatewayError } from '../http/gateway-error.js';
 import { singleValue } from '../http/headers.js';
 import { normaliseTarget } from '../http/target.js';
 import { wantsJson } from '../legacy/render.js';
-import { hostMatcher } from '../middleware/host-guard.js';
+import { hostMatcher } from '../pipeline/host-guard.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
 import { finishRefusal, startRefusal } from '../observability/refusal-record.js';
 import type { RefusalObserver } from '../observability/refusal-record.js';

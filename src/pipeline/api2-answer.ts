@@ -12,7 +12,6 @@ import type { Operation } from '../catalogue/operations.js';
 import { Api2ShapeError, Api2StatusError, MappingRefusal } from '../../mappings/errors.js';
 import type { MappingContext, OperationMapping } from '../../mappings/types.js';
 import { gatewayError } from '../http/gateway-error.js';
-import { RESPONSE_SHAPES } from '../legacy/records.js';
 import { renderLegacy } from '../legacy/render.js';
 import { upstreamFailure } from '../proxy/pass-through.js';
 import { buildAnswer } from '../http/answer.js';
@@ -44,7 +43,7 @@ export async function answerThroughApi2(
 ): Promise<Api2Outcome> {
   try {
     const answer = await mapping.run({ operation: operation.id, values }, exchange.port, context);
-    const shape = RESPONSE_SHAPES[operation.id];
+    const shape = operation.answer;
     if (answer.status === 204 || answer.body === null) return { response: new Response(null, { status: 204 }) };
     const rendered = renderLegacy(answer.status, answer.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem);
     const headers = { 'content-type': rendered.contentType, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) };

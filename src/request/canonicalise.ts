@@ -36,6 +36,8 @@ import type { Pair } from './pairs.js';
 
 export type UnknownParameters = 'drop' | 'reject';
 
+const PLAIN_NAME = /^[A-Za-z0-9_.-]{1,40}$/;
+
 export interface RequestParts {
   readonly query: string;
   readonly contentType: string | undefined;
@@ -149,7 +151,10 @@ function unknownNames(specs: readonly ParamSpec[], query: readonly Pair[], body:
   const inQuery = new Set(['api_key', ...specs.filter((s) => s.in !== 'path').map((s) => s.name)]);
   const inBody = new Set(specs.filter((s) => s.in === 'input').map((s) => s.name));
   const names = new Set([...query.filter((p) => !inQuery.has(p.name)), ...body.filter((p) => !inBody.has(p.name))].map((p) => p.name));
-  return [...names].map((name) => name.slice(0, 40)).map((name) => ({ field: name, message: `${name} is not a parameter of this operation` }));
+  // A name is echoed in the error only when it is a plain token (it came from the client).
+  return [...names].map((name) =>
+    PLAIN_NAME.test(name) ? { field: name, message: `${name} is not a parameter of this operation` } : { field: 'query', message: 'a parameter this operation does not take was given' },
+  );
 }
 
 function givenTwice(name: string): FieldError {

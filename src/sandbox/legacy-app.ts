@@ -32,7 +32,6 @@ import type { BasicCredentials } from '../legacy/credentials.js';
 import { positiveId } from '../legacy/param-rules.js';
 import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
 import { parseQuery } from '../legacy/params.js';
-import { RESPONSE_SHAPES } from '../legacy/records.js';
 import { canonicalise, MESSAGES, paidParamNames } from '../request/canonicalise.js';
 import { renderError, renderLegacy, wantsJson } from '../legacy/render.js';
 import type { FieldError } from '../legacy/params.js';
@@ -149,7 +148,7 @@ async function answerRequest(store: LegacyStore, routes: RouteTable, req: Reques
   const cacheControl = cacheControlFor(match.operation, user);
   const outcome = ACTIONS[match.operation.id](store, new Values(checked.values), user);
   if (!outcome.ok) return failure(outcome.status, outcome.message, req.json);
-  return success(match.operation.id, outcome.value, req.json, cacheControl);
+  return success(match.operation, outcome.value, req.json, cacheControl);
 }
 
 /** The uncatalogued `GET /recipe/{id}` (RecipeInfo + Ingredients + Instructions, root `Recipe`): api_key only. */
@@ -182,8 +181,8 @@ function cacheControlFor(operation: Operation, user: SandboxUser | null): string
   return NO_STORE;
 }
 
-function success(id: OperationId, value: unknown, json: boolean, cacheControl: string): Answer {
-  const shape = RESPONSE_SHAPES[id];
+function success(operation: Operation, value: unknown, json: boolean, cacheControl: string): Answer {
+  const shape = operation.answer;
   if (shape.status === 204) return { status: 204, body: null, cacheControl };
   return { ...renderLegacy(shape.status, value, json, shape.xmlRoot ?? 'Result', shape.xmlItem), cacheControl };
 }

@@ -10,7 +10,7 @@
  * operation is still resolved here so the log can say which operation was refused.
  */
 import type { Context, Handler } from 'hono';
-import { CATALOGUE_ROUTES } from '../catalogue/route-table.js';
+import type { RouteTable } from '../catalogue/route-table.js';
 import { withHeader } from '../http/answer.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { endToEndHeaders } from '../http/headers.js';
@@ -29,6 +29,8 @@ import type { RecordEmitter } from '../observability/record-emitter.js';
 
 export interface RequestContextOptions {
   readonly maxUrlLength: number;
+  /** The operations recognised (the catalogue's route table). */
+  readonly routes: RouteTable;
   readonly sink?: RecordSink | undefined;
   /**
    * The usage log's extras: echo `X-Request-Id`, count body bytes, hash client and user.
@@ -46,7 +48,7 @@ export interface RequestContextOptions {
 }
 
 export function requestContext(options: RequestContextOptions): Handler<GatewayEnv> {
-  const { maxUrlLength, sink, details, dispatch } = options;
+  const { maxUrlLength, routes, sink, details, dispatch } = options;
   const guards = (options.guards ?? []).filter((guard): guard is Guard => guard !== undefined);
   const emit = options.emit ?? emitAtOnce;
   const countLater = options.emit !== undefined;
@@ -91,7 +93,7 @@ export function requestContext(options: RequestContextOptions): Handler<GatewayE
       return finish(refusal, originForm.includes('?') ? originForm.slice(originForm.indexOf('?') + 1) : '');
     }
     c.set('target', { path: target.path, query: target.query });
-    const match = CATALOGUE_ROUTES.match(record.method, target.path);
+    const match = routes.match(record.method, target.path);
     c.set('match', match);
     noteOperation(record, match, target.path);
     const answered = runGuards(guards, c) ?? answerSafely(c, record, dispatch);
