@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- --smoke` runs to the end: every scenario measured (the anchors too; nginx when
- * it is on PATH) and every target computed, with numbers. No threshold is asserted (the benchmark
+ * it is on PATH) and every target computed, with numbers and without a single failed request. No
+ * speed threshold is asserted (the benchmark
  * reports, it does not judge).
  */
 import { spawnSync } from 'node:child_process';
@@ -48,6 +49,7 @@ describe('npm run bench -- --smoke', () => {
       expect(scenario.rounds.length, scenario.id).toBe(1);
       for (const value of [scenario.reqPerSec, scenario.p50Ms, scenario.p99Ms, scenario.errors, scenario.cpuUsPerRequest]) expect(Number.isFinite(value), scenario.id).toBe(true);
       expect(scenario.reqPerSec, scenario.id).toBeGreaterThan(0);
+      expect(scenario.errors, `${scenario.id}: failed requests`).toBe(0);
       // Promoted bytes are read from V8's trace in every Node process under test (not nginx).
       if (scenario.id !== 'nginx' && scenario.id !== 'direct') expect(Number.isFinite(scenario.promotedBytesPerRequest), scenario.id).toBe(true);
     }

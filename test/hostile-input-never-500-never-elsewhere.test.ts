@@ -116,21 +116,18 @@ const nameArb = fc.oneof(
 const pairArb = fc.tuple(nameArb, valueArb, fc.constantFrom('encoded', 'encoded', 'raw', 'bare'));
 
 /**
- * An api_key with characters a header cannot carry (CR, LF, NUL, past U+00FF) is a known defect in
- * api2 mode, reported separately (undici refuses the header, the gateway answers 502 and counts it
- * against the api2 breaker): such keys are kept out of the generated requests.
+ * api_key values a header cannot carry (CR, LF, NUL, past U+00FF), forwarded to api2 in the
+ * X-BigOven-API-Key header: once a known defect kept out of this generator, now fixed and
+ * generated on purpose (the gateway must refuse them as bad input, never 502).
  */
-function headerSafeKey(name: string, value: string): string {
-  return /^api(_|%5f)key/i.test(name) ? value.replace(/[^\u0020-\u007e\u00a0-\u00ff]/g, '?') : value;
-}
+const HEADER_UNSAFE_KEYS = ['sandbox-free-key\r\nX-Injected: 1', 'sandbox\u0000free', 'clé-ünïcødé-€', 'key\u2028x', '\u202ekey'];
 
 const queryArb = fc
-  .tuple(fc.array(pairArb, { maxLength: 8 }), fc.constantFrom(...KEYS), fc.constantFrom('first', 'last', 'none', 'twice'))
+  .tuple(fc.array(pairArb, { maxLength: 8 }), fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...KEYS) }, { weight: 1, arbitrary: fc.constantFrom(...HEADER_UNSAFE_KEYS) }), fc.constantFrom('first', 'last', 'none', 'twice'))
   .map(([pairs, key, where]) => {
     const parts = pairs.map(([name, rawValue, way]) => {
-      const value = headerSafeKey(name, rawValue);
-      // Written raw, an api_key's escapes would decode past headerSafeKey.
-      const how = value !== rawValue || /^api(_|%5f)key/i.test(name) ? 'encoded' : way;
+      const value = rawValue;
+      const how = /^api(_|%5f)key/i.test(name) ? 'encoded' : way;
       if (how === 'bare') return encodeURIComponent(name);
       if (how === 'raw') return `${name.replace(/[#&\s]/g, '')}=${value.replace(/[#&]/g, '')}`;
       return `${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
@@ -174,11 +171,16 @@ const headersArb = fc
   .map((headers) => Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== '')));
 
 /**
- * A JSON body key named like a member of Object.prototype (`constructor`, `__proto__`, `toString`…)
- * holding an object or array is a known defect, reported separately (the legacy error body is
- * built on a plain object: 500): such keys are kept out of the generated bodies.
+ * JSON body keys named like members of Object.prototype (`constructor`, `__proto__`,
+ * `toString`…), holding objects or arrays: once a known defect (a 500) kept out of this
+ * generator, now fixed and generated on purpose.
  */
-const bodyKeyArb = fc.oneof(fc.constantFrom(...PARAM_NAMES), fc.string({ maxLength: 8 })).filter((key) => !(key in Object.prototype));
+const PROTOTYPE_KEYS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf'];
+const bodyKeyArb = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...PARAM_NAMES) },
+  { weight: 2, arbitrary: fc.string({ maxLength: 8 }) },
+  { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) },
+);
 
 const jsonBodyArb = fc
   .dictionary(bodyKeyArb, fc.oneof(valueArb, fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(1e308, -1, 0, 1.5, 2 ** 53 + 1, true, null)), { maxKeys: 8 })
@@ -291,7 +293,7 @@ const validArb: fc.Arbitrary<Generated> = fc.constantFrom(...OPERATIONS).chain((
       let path = g.prefix + g.form.template.replace('{id}', g.id);
       const extra: string[] = [];
       for (const m of g.mutations) {
-        if (m.kind === 'dup' || m.kind === 'junk') extra.push(`${encodeURIComponent(m.name)}=${encodeURIComponent(headerSafeKey(m.name, m.value))}`);
+        if (m.kind === 'dup' || m.kind === 'junk') extra.push(`${encodeURIComponent(m.name)}=${encodeURIComponent(m.value)}`);
         else if (m.kind === 'set') params.set(m.name, m.value);
         else if (m.kind === 'connection') headers['connection'] = m.names.join(', ');
         else if (m.kind === 'drop-key') key = null;

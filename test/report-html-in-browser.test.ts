@@ -15,7 +15,7 @@ import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../src/report/types.js';
-import { scenarioLines, shadowScenarioLines, writeLog } from './support/log-fixtures.js';
+import { logLine, scenarioLines, shadowScenarioLines, T0, writeLog } from './support/log-fixtures.js';
 
 const run = promisify(execFile);
 const CHROMIUM = '/usr/bin/chromium';
@@ -28,8 +28,18 @@ let context: BrowserContext;
 let page: Page;
 const outside: string[] = [];
 
+/** Values a client controls (the request path, its label), crafted to break out of HTML and SVG. */
+const HOSTILE_TEMPLATE = `/recipe/"><script>document.title='pwned'</script></svg><img id="injected-template" src=x onerror="document.title='pwned'">'{n}`;
+const HOSTILE_CLIENT = `c0ffee"><b id="injected-client">`;
+const HOSTILE_LABEL = `</text></svg><b id="injected-label">label</b>'"&`;
+function hostileLines(): string[] {
+  return Array.from({ length: 3 }, (_, k) =>
+    logLine({ time: T0 + (3000 + k) * 1000, operation: 'uncatalogued', pathTemplate: HOSTILE_TEMPLATE, mode: 'legacy', latencyMs: 2, client: HOSTILE_CLIENT, clientLabel: HOSTILE_LABEL }),
+  );
+}
+
 beforeAll(async () => {
-  const log = await writeLog([...scenarioLines(), ...shadowScenarioLines()]);
+  const log = await writeLog([...scenarioLines(), ...shadowScenarioLines(), ...hostileLines()]);
   htmlFile = join(await mkdtemp(join(tmpdir(), 'report-html-')), 'report.html');
   const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
   const { stdout } = await run(tsx, ['src/report/cli.ts', '--json', '--html', htmlFile, log]);
@@ -99,7 +109,9 @@ describe('HTML report in a browser', () => {
       report.clients.filter((c) => c.legacyRequests > 0).map((c) => [c.client, c.legacyRequests]),
     );
     expect(Number(bars[0]?.['width'])).toBeGreaterThan(Number(bars[1]?.['width']));
-    await expect(page.locator('#chart-top-clients')).toBeDefined();
+    const box = await page.locator('#chart-top-clients').boundingBox();
+    expect(box?.width, 'the top-clients chart is laid out').toBeGreaterThan(300);
+    expect(box?.height).toBeGreaterThan(50);
   });
 
   it('shows the numbers of the JSON output in its tables', async () => {
@@ -124,7 +136,7 @@ describe('HTML report in a browser', () => {
       }
     }
     for (const client of report.clients) {
-      const row = page.locator(`#clients tr[data-client="${client.client}"]`);
+      const row = page.locator(`#clients tr[data-client=${JSON.stringify(client.client)}]`);
       expect(await row.locator('[data-field="legacyRequests"]').getAttribute('data-value')).toBe(String(client.legacyRequests));
       expect(await row.locator('li').count()).toBe(client.blockers.length);
     }
@@ -149,6 +161,19 @@ describe('HTML report in a browser', () => {
       const paths = await attributes(`#shadow tr[data-operation="${op.operation}"] li[data-path]`, ['data-path', 'data-count']);
       expect(paths.map((p) => ({ path: p['data-path'], count: Number(p['data-count']) }))).toEqual([...op.shadow.topFields, ...op.shadow.noiseFields]);
     }
+  });
+
+  it('shows a hostile path template and client label as text: no element, script or attribute escapes', async () => {
+    expect(await page.title()).toBe('Migration report');
+    expect(await page.locator('#injected-template, #injected-client, #injected-label, script, img').count()).toBe(0);
+    expect(await page.locator('#uncatalogued td[data-field="pathTemplate"]').allTextContents()).toContain(HOSTILE_TEMPLATE);
+    expect((await attributes('#uncatalogued tr[data-path-template]', ['data-path-template'])).map((a) => a['data-path-template'])).toContain(HOSTILE_TEMPLATE);
+    expect((await attributes('#clients tr[data-client]', ['data-client'])).map((a) => a['data-client'])).toContain(HOSTILE_CLIENT);
+    expect((await attributes('#chart-top-clients rect.client-bar', ['data-client'])).map((a) => a['data-client'])).toContain(HOSTILE_CLIENT);
+    expect(await page.locator('#chart-top-clients text').allTextContents()).toContain(`${HOSTILE_LABEL} (${HOSTILE_CLIENT})`);
+    expect(await page.locator('#clients td').allTextContents()).toContain(`${HOSTILE_LABEL} (${HOSTILE_CLIENT})`);
+    // Every chart is still one complete SVG: nothing closed it early.
+    for (const id of ['#chart-mode-share', '#chart-timeline', '#chart-top-clients']) expect(await page.locator(`${id} title`).count(), id).toBeGreaterThan(0);
   });
 
   it('saves a screenshot as a test artifact', async () => {

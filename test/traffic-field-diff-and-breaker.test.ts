@@ -59,4 +59,39 @@ describe('circuit breaker', () => {
     expect(breaker.state()).toBe('closed');
     expect(transitions).toEqual(['closed>open', 'open>half-open', 'half-open>open', 'open>half-open', 'half-open>closed']);
   });
+
+  it('lets exactly one probe through while half-open: a second request during the probe fails fast, unsent', async () => {
+    let clock = 0;
+    const pending: Array<() => void> = [];
+    let calls = 0;
+    let failing = true;
+    const client: UpstreamClient = {
+      name: 'api2',
+      async request(_req: UpstreamRequest) {
+        calls += 1;
+        if (failing) throw new UpstreamError('connect', 'api2', false, 'refused');
+        await new Promise<void>((resolve) => pending.push(resolve));
+        return { status: 200, headers: {}, body: new Uint8Array() };
+      },
+      close: async () => undefined,
+    };
+    const breaker = withBreaker(client, { failureThreshold: 1, openMs: 1000, now: () => clock });
+    await expect(breaker.client.request(req)).rejects.toMatchObject({ failure: 'connect' });
+    clock = 1000;
+    failing = false;
+    expect(breaker.state()).toBe('half-open');
+    const probe = breaker.client.request(req);
+    const during = [breaker.client.request(req), breaker.client.request(req)];
+    const forwarded = calls;
+    // Release whatever reached the upstream, so nothing hangs whatever the outcome.
+    while (pending.length > 0) pending.shift()?.();
+    expect(forwarded, 'requests the upstream saw: the first failure and the probe only').toBe(2);
+    for (const other of during) await expect(other).rejects.toMatchObject({ failure: 'unavailable', sent: false });
+    await expect(probe).resolves.toMatchObject({ status: 200 });
+    expect(breaker.state()).toBe('closed');
+    const after = breaker.client.request(req);
+    pending.shift()?.();
+    await expect(after).resolves.toMatchObject({ status: 200 });
+    expect(calls).toBe(3);
+  });
 });

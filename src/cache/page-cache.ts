@@ -77,6 +77,8 @@ export interface ServeRequest {
   readonly refresh: () => Promise<StoredAnswer>;
   /** Whether a 200 answer may be stored (e.g. no `Vary: *`, no Set-Cookie). */
   readonly storable: (answer: StoredAnswer) => boolean;
+  /** Given a background refresh this request started, so the runtime can keep it alive (edge `waitUntil`). */
+  readonly defer?: (work: Promise<unknown>) => void;
 }
 
 const ENTRY_OVERHEAD_BYTES = 256;
@@ -170,9 +172,10 @@ export class PageCache {
   private refreshInBackground(request: ServeRequest): void {
     if (this.inflight.has(request.flightKey)) return;
     this.counters.refreshes += 1;
-    this.fetchAndStore(request, request.refresh).catch(() => {
+    const refreshing = this.fetchAndStore(request, request.refresh).catch(() => {
       /* the stale page stays; the next request tries again */
     });
+    request.defer?.(refreshing);
   }
 
   private fetchAndStore(request: ServeRequest, call: () => Promise<StoredAnswer>): Promise<StoredAnswer> {

@@ -42,6 +42,8 @@ export interface PageRequest {
   readonly paidParams: boolean;
   readonly cacheControl: string | undefined;
   readonly policy: FreshnessPolicy;
+  /** Keeps a background refresh alive on runtimes that would cut it (RuntimeBindings.defer). */
+  readonly defer?: (work: Promise<unknown>) => void;
 }
 
 const STORABLE_VARY = new Set(['accept', 'accept-encoding']);
@@ -89,6 +91,7 @@ export class SearchCache {
       produce: () => produce().then(learn),
       refresh: () => refresh().then(learn),
       storable: (answer) => storable(answer, coding),
+      ...(request.defer ? { defer: request.defer } : {}),
     });
   }
 

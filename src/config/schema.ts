@@ -7,6 +7,7 @@ import { OPERATIONS, OPERATION_IDS, isOperationId } from '../catalogue/operation
 import type { OperationId } from '../catalogue/operations.js';
 import { legacyOnlyReason } from '../../mappings/index.js';
 import { ObservabilityConfigSchema } from './observability.js';
+import { isAddressOrRange } from '../http/trusted-proxies.js';
 
 const hostname = z
   .string()
@@ -16,7 +17,7 @@ const hostname = z
 
 const ipOrCidr = z
   .string()
-  .regex(/^[0-9a-f:.]+(\/[0-9]{1,3})?$/i, 'must be an IP address or a CIDR range such as 10.0.0.0/8');
+  .refine(isAddressOrRange, 'must be an IP address or a CIDR range such as 10.0.0.0/8 or fd00::/8');
 
 const httpUrl = z
   .string()

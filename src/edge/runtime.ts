@@ -7,7 +7,9 @@
  *   `X-Forwarded-For` and trusted-proxy matching, never for authorisation;
  * - TLS is the scheme of the request URL (the platform terminates TLS and says so there);
  * - the client's disconnect is `request.signal` (undefined where the runtime has none);
- * - absolute-form targets never reach a Worker (the platform answers them), so `false`.
+ * - absolute-form targets never reach a Worker (the platform answers them), so `false`;
+ * - work an answer does not wait for (refreshes, shadow comparisons) is given to the execution
+ *   context's `waitUntil`, so the platform does not cut it once the answer is sent.
  */
 import type { Context } from 'hono';
 import type { RuntimeBindings } from '../gateway/env.js';
@@ -24,5 +26,14 @@ export const edgeRuntime: RuntimeBindings = {
   },
   absoluteForm() {
     return false;
+  },
+  defer(c: Context, work: Promise<unknown>) {
+    let context: { waitUntil(promise: Promise<unknown>): void } | undefined;
+    try {
+      context = c.executionCtx;
+    } catch {
+      context = undefined; // no execution context (a test calling app.fetch directly): fire and forget
+    }
+    context?.waitUntil(work);
   },
 };

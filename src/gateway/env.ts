@@ -41,4 +41,11 @@ export interface RuntimeBindings {
   setResponseHeader?(c: Context, name: string, value: string): void;
   /** The request target already normalised by the runtime (src/http/target.ts), when it did. */
   normalisedTarget?(c: Context): { path: string; query: string } | undefined;
+  /**
+   * Work started for a request that its answer does not wait for (a stale page's refresh, a
+   * shadow comparison): Node lets it run on (fire and forget); an edge runtime keeps the request's
+   * context alive until it settles (`waitUntil`), else the work may be cut once the answer is
+   * sent. The promise never rejects. Optional: without it, fire and forget.
+   */
+  defer?(c: Context, work: Promise<unknown>): void;
 }

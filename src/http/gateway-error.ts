@@ -16,6 +16,7 @@ export type GatewayErrorCode =
   | 'invalid-request'
   | 'unauthenticated'
   | 'body-too-large'
+  | 'method-not-allowed'
   | 'upstream-timeout'
   | 'upstream-unreachable'
   | 'upstream-reset'

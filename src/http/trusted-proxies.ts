@@ -1,47 +1,64 @@
 /**
  * Trusted proxies: the peers whose `X-Forwarded-Proto`/`X-Forwarded-For` the gateway believes.
- * Entries are exact addresses (IPv4 or IPv6) or IPv4 CIDR ranges. IPv4-mapped IPv6 peers
- * (`::ffff:10.0.0.1`) are matched as IPv4.
+ * Entries are addresses or CIDR ranges, IPv4 or IPv6 (`10.0.0.0/8`, `fd00::/8`, `::1`).
+ * IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`, how a dual-stack socket shows an IPv4 peer) are
+ * matched as the IPv4 address they carry, on both sides: a peer `::ffff:10.1.2.3` is in
+ * `10.0.0.0/8`, and an entry `::ffff:10.0.0.0/104` is the range `10.0.0.0/8`.
+ *
+ * Parsing and matching are ipaddr.js's (the library behind Express's proxy-addr): it parses every
+ * IPv6 notation (compressed, mixed, zone ids) which a hand-written matcher got wrong (an IPv6
+ * range was compared as one address, so `fd00::1` was not in `fd00::/8`). proxy-addr itself is
+ * built around Express's request objects and still depends on ipaddr.js 1.x.
  */
+import ipaddr from 'ipaddr.js';
 
 export type PeerMatcher = (address: string) => boolean;
 
-function ipv4ToInt(address: string): number | null {
-  const parts = address.split('.');
-  if (parts.length !== 4) return null;
-  let value = 0;
-  for (const part of parts) {
-    if (!/^[0-9]{1,3}$/.test(part)) return null;
-    const octet = Number(part);
-    if (octet > 255) return null;
-    value = value * 256 + octet;
-  }
-  return value;
+type Range = readonly [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/**
+ * The address as ipaddr.js sees it, IPv4-mapped IPv6 turned into IPv4; null when not an address.
+ * IPv4 only in its four-part decimal form: `10.0.0` or `0x0a.0.0.1` are not taken as addresses.
+ */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  if (!ipaddr.IPv4.isValidFourPartDecimal(address) && !ipaddr.IPv6.isValid(address)) return null;
+  return ipaddr.process(address);
 }
 
+/** `10.0.0.0/8`, `fd00::/8`, or one address (a range of one); null when it is neither. */
+export function parseRange(entry: string): Range | null {
+  const slash = entry.indexOf('/');
+  if (slash === -1) {
+    const address = parseAddress(entry);
+    return address ? [address, address.kind() === 'ipv4' ? 32 : 128] : null;
+  }
+  if (!ipaddr.IPv4.isValidCIDRFourPartDecimal(entry) && !ipaddr.IPv6.isValidCIDR(entry)) return null;
+  const [address, bits] = ipaddr.parseCIDR(entry);
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
+    // ::ffff:a.b.c.d/n covers IPv4 addresses only when n >= 96.
+    return bits >= 96 ? [(address as ipaddr.IPv6).toIPv4Address(), bits - 96] : [address, bits];
+  }
+  return [address, bits];
+}
+
+/** Whether a configured entry is an address or a CIDR range (for config validation). */
+export function isAddressOrRange(entry: string): boolean {
+  return parseRange(entry) !== null;
+}
+
+/** The address without an IPv4-mapped prefix (`::ffff:10.0.0.1` → `10.0.0.1`); others unchanged. */
 export function unmapIpv4(address: string): string {
-  return address.toLowerCase().startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+  const parsed = parseAddress(address);
+  return parsed && parsed.kind() === 'ipv4' && address.includes(':') ? parsed.toString() : address;
 }
 
 export function compileTrustedProxies(entries: readonly string[]): PeerMatcher {
-  const exact = new Set<string>();
-  const ranges: Array<{ base: number; mask: number }> = [];
-  for (const entry of entries) {
-    const [address = '', bits] = entry.split('/');
-    const v4 = ipv4ToInt(unmapIpv4(address));
-    if (bits !== undefined && v4 !== null) {
-      const prefix = Number(bits);
-      const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
-      ranges.push({ base: (v4 & mask) >>> 0, mask });
-    } else {
-      exact.add(unmapIpv4(address).toLowerCase());
-    }
-  }
-  if (exact.size === 0 && ranges.length === 0) return () => false;
+  const ranges = entries.map(parseRange).filter((range): range is Range => range !== null);
+  if (ranges.length === 0) return () => false;
   return (peer) => {
-    const address = unmapIpv4(peer).toLowerCase();
-    if (exact.has(address)) return true;
-    const v4 = ipv4ToInt(address);
-    return v4 !== null && ranges.some((range) => ((v4 & range.mask) >>> 0) === range.base);
+    const address = parseAddress(peer);
+    if (!address) return false;
+    const kind = address.kind();
+    return ranges.some(([base, bits]) => base.kind() === kind && address.match(base, bits));
   };
 }

@@ -10,6 +10,8 @@
  * The Message names every broken field and its rule. Gateway-made errors also carry an
  * `X-Gateway-Error` header with a short reason code; legacy backend errors never do.
  */
+import { z } from 'zod';
+import { toLegacyJson } from './legacy-json.js';
 import type { FieldError } from './params.js';
 import { toXml } from './xml.js';
 
@@ -29,18 +31,29 @@ export interface Rendered {
   readonly body: string;
 }
 
-/** Renders a legacy record; `rootName` is its XML type name, `itemName` names top-level array entries. */
+/**
+ * Renders a legacy record; `rootName` is its XML type name, `itemName` names top-level array
+ * entries, `schema` (records.ts) orders the JSON members and decides null versus absent.
+ * JSON is written as the legacy .NET service wrote it (legacy-json.ts).
+ */
 export function renderLegacy(
   status: number,
   value: unknown,
   json: boolean,
   rootName: string,
   itemName?: string,
+  schema?: z.ZodType,
 ): Rendered {
   return json
-    ? { status, contentType: JSON_TYPE, body: JSON.stringify(value) }
+    ? { status, contentType: JSON_TYPE, body: toLegacyJson(value, schema) }
     : { status, contentType: XML_TYPE, body: toXml(rootName, value, itemName) };
 }
+
+/** The error body: Message always, ModelState only for invalid input. */
+export const LegacyErrorBodySchema = z.object({
+  Message: z.string(),
+  ModelState: z.record(z.string(), z.array(z.string())).optional(),
+});
 
 export interface LegacyErrorBody {
   Message: string;
@@ -62,5 +75,5 @@ export function legacyErrorBody(message: string, fieldErrors?: readonly FieldErr
 }
 
 export function renderError(status: number, message: string, json: boolean, fieldErrors?: readonly FieldError[]): Rendered {
-  return renderLegacy(status, legacyErrorBody(message, fieldErrors), json, 'Error');
+  return renderLegacy(status, legacyErrorBody(message, fieldErrors), json, 'Error', undefined, LegacyErrorBodySchema);
 }

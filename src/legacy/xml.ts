@@ -9,10 +9,13 @@
  * - An array property holds one child element per entry, named by ARRAY_ITEM_NAMES
  *   (Results → RecipeInfo, Items → Item, Ingredients → Ingredient); a top-level array's entries
  *   are named by the caller.
- * - null is an empty element with `i:nil="true"`; booleans are `true`/`false`; numbers as in JSON.
+ * - null is an empty element with `i:nil="true"`; booleans are `true`/`false`; numbers in .NET's
+ *   round-trip format, as in the JSON (legacy-json.ts; XmlConvert writes doubles the same way).
  * - Text is escaped (&, <, >, ", ') and characters XML 1.0 cannot carry are dropped.
  * - A declaration line `<?xml version="1.0" encoding="utf-8"?>` starts the document.
  */
+
+import { legacyJsonNumber } from './legacy-json.js';
 
 const ARRAY_ITEM_NAMES: Readonly<Record<string, string>> = {
   Results: 'RecipeInfo',
@@ -64,9 +67,18 @@ function writeElement(parts: string[], name: string, value: unknown): void {
     parts.push(`<${name}>`);
     writeProperties(parts, value as Record<string, unknown>);
     parts.push(`</${name}>`);
+  } else if (typeof value === 'number') {
+    parts.push(`<${name}>${xmlNumber(value)}</${name}>`);
   } else {
     parts.push(`<${name}>${escapeXml(String(value))}</${name}>`);
   }
+}
+
+/** XmlConvert.ToString(double): the round-trip format; NaN and the infinities as XML Schema writes them. */
+function xmlNumber(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (!Number.isFinite(value)) return value > 0 ? 'INF' : '-INF';
+  return legacyJsonNumber(value);
 }
 
 // eslint-disable-next-line no-control-regex

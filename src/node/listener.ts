@@ -8,6 +8,7 @@
  *    rewritten to origin-form with that `Host`; any other host gets 421 and is never contacted.
  * 2. The raw target is checked with the core's normaliser: dot segments, NUL and the like are
  *    refused here with the same 400 the core would give.
+ * 3. TRACE (405) and a repeated Host (400) are refused (src/node/early-refusals.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
@@ -17,6 +18,7 @@ import { singleValue } from '../http/headers.js';
 import { normaliseTarget } from '../http/target.js';
 import { wantsJson } from '../legacy/render.js';
 import { hostMatcher } from '../pipeline/host-guard.js';
+import { refuseEarly } from './early-refusals.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
 import { finishRefusal, startRefusal } from '../observability/refusal-record.js';
 import type { RefusalObserver } from '../observability/refusal-record.js';
@@ -67,6 +69,8 @@ export function createNodeListener(app: FetchTarget, options: ListenerOptions) {
     const arrived = observer ? performance.now() : 0;
     const absoluteForm = target[0] !== '/';
     const refuse = (response: Response): void => void refuseObserved(req, res, response, absoluteForm, arrived, observer);
+    const early = refuseEarly(req, json);
+    if (early) return refuse(early);
     if (target[0] !== '/') {
       const absolute = ABSOLUTE_FORM.exec(target);
       if (!absolute) return refuse(gatewayError(400, 'bad-target', 'The request target is refused: it is neither a path nor an http(s) URL.', json));

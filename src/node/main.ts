@@ -55,9 +55,11 @@ async function main(): Promise<void> {
     const { startApi2Sandbox } = await import('../sandbox/api2-start.js');
     const { PLACEHOLDER_PHOTO_URL } = await import('../sandbox/dataset.js');
     const { capabilities } = await import('../../mappings/index.js');
-    const legacySandbox = await startLegacySandbox({ port: Number(process.env['SANDBOX_LEGACY_PORT'] ?? 0) });
+    // One dataset behind both sandbox interfaces: a write through either is read through the other.
+    const stores = (await import('../sandbox/shared-stores.js')).createSandboxStores();
+    const legacySandbox = await startLegacySandbox({ port: Number(process.env['SANDBOX_LEGACY_PORT'] ?? 0), store: stores.legacy });
     closers.push(() => legacySandbox.close());
-    const api2Sandbox = await startApi2Sandbox({ port: Number(process.env['SANDBOX_API2_PORT'] ?? 0) });
+    const api2Sandbox = await startApi2Sandbox({ port: Number(process.env['SANDBOX_API2_PORT'] ?? 0), store: stores.api2 });
     closers.push(() => api2Sandbox.close());
     const mapped = capabilities().filter((row) => row.mapped).map((row) => row.operation);
     const result = parseConfig({

@@ -21,6 +21,9 @@ import type { RecordEmitter } from '../observability/record-emitter.js';
 import { finishRefusal, startRefusal } from '../observability/refusal-record.js';
 import type { Refusal, RefusalObserver } from '../observability/refusal-record.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
+import { afterOwedAnswers } from './answers-on-socket.js';
+import type { ConnectTerminator } from './connect-termination.js';
+import { closeLingering } from './lingering-close.js';
 
 export type ClientError = Error & { code?: string; rawPacket?: Buffer };
 
@@ -86,22 +89,34 @@ export function answerClientError(error: ClientError, socket: Duplex, config: Ga
     writeAnswer(socket, refusal, json, '');
     return;
   }
-  if (pending) {
+  if (pending && !pending.req?.complete) {
+    // The request the core holds is the broken one (its body came too slowly or broke HTTP).
     const bytesOut = writeAnswer(socket, refusal, json, '');
     answeredByNode.set(pending, { status: refusal.status, code: refusal.code, bytesOut });
     return;
   }
-  const line = requestLineOf(error.rawPacket);
-  answerRecorded(socket, refusal, json, '', observer, {
-    method: line?.[1] ?? 'UNKNOWN',
-    rawTarget: line?.[2] ?? '',
+  // With requests still being answered on this connection, the refused one came after them
+  // (pipelined): they are answered first, in order, then this refusal, then the connection
+  // closes. Its bytes shared a packet with theirs, so its request line is not known (`UNKNOWN`);
+  // DECISION: it is answered in the format the client asked for on the request before it.
+  const line = pending ? null : requestLineOf(error.rawPacket);
+  afterOwedAnswers(socket, () => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    answerRecorded(socket, refusal, json, '', observer, { method: line?.[1] ?? 'UNKNOWN', rawTarget: line?.[2] ?? '' });
   });
 }
 
-/** Tunnels are not offered: CONNECT gets 405 in the legacy error shape, recorded like any refusal. */
-export function answerConnect(req: IncomingMessage, socket: Duplex, observer: RefusalObserver | undefined): void {
+/**
+ * Tunnels are not offered: CONNECT gets 405 in the legacy error shape, recorded like any refusal,
+ * unless `terminate` takes it (a legacy host, terminated by the gateway's own TLS listener).
+ */
+export function answerConnect(req: IncomingMessage, socket: Duplex, head: Buffer, observer: RefusalObserver | undefined, terminate?: ConnectTerminator): void {
   // Node has handed the socket over, without its own error handler.
   socket.on('error', () => socket.destroy());
+  if (socket.writable && terminate?.(req, socket, head)) return;
   if (!socket.writable) {
     socket.destroy(); // no answer, no record
     return;
@@ -148,12 +163,10 @@ function writeAnswer(socket: Duplex, refusal: NodeRefusal, json: boolean, extraH
     `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}\r\n` +
     `Content-Type: ${rendered.contentType}\r\nContent-Length: ${body.byteLength}\r\n` +
     `X-Gateway-Error: ${refusal.code}\r\n${extraHead}Cache-Control: no-store\r\nConnection: close\r\n\r\n`;
-  const guard = setTimeout(() => socket.destroy(), 1000);
-  guard.unref();
-  socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]), () => {
-    clearTimeout(guard);
-    socket.destroy();
-  });
+  socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body]));
+  // The client may still be sending (a body after headers too large): close without an RST that
+  // would discard this answer.
+  closeLingering(socket);
   return body.byteLength;
 }
 

@@ -52,6 +52,9 @@ export const nodeRuntime: RuntimeBindings = {
   normalisedTarget(c: Context) {
     return checkedBefore((c.env as HttpBindings).incoming)?.target;
   },
+  defer() {
+    // The work is already running and the process outlives the answer: nothing to hold open.
+  },
   setResponseHeader(c: Context, name: string, value: string) {
     const outgoing = (c.env as HttpBindings).outgoing;
     if (!outgoing.headersSent) outgoing.setHeader(name, value);

@@ -22,6 +22,9 @@ import { configView, trafficView } from './admin-views.js';
 import { answerClientError, answerConnect, emitAnsweredByNode } from './node-refusals.js';
 import type { ClientError } from './node-refusals.js';
 import { createNodeListener } from './listener.js';
+import { lingerWhenUnread, oweAnswer } from './answers-on-socket.js';
+import { connectTerminator } from './connect-termination.js';
+import type { ConnectTerminator } from './connect-termination.js';
 import { nodeRuntime } from './runtime.js';
 
 export interface RunningGateway {
@@ -118,6 +121,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     const [cert, key] = await Promise.all([readFile(config.listen.https.certFile), readFile(config.listen.https.keyFile)]);
     const secure = tracker.watch(createHttpsServer({ ...nodeOptions, cert, key }, tracker.wrap(listener)), config);
     servers.push(secure);
+    tracker.terminateConnect = connectTerminator(config.legacyHosts, config.listen.https.port, secure);
     httpsOrigin = await listen(secure, config.listen.host, config.listen.https.port, 'https');
   }
 
@@ -215,6 +219,8 @@ class ListenerTracker {
   private draining = false;
   private readonly sockets = new Set<Socket>();
   private readonly answering = new Set<ServerResponse>();
+  /** CONNECT to a legacy host, taken by the TLS listener (set once that listener exists). */
+  terminateConnect: ConnectTerminator | undefined;
 
   constructor(private readonly observer: RefusalObserver | undefined) {}
 
@@ -223,6 +229,7 @@ class ListenerTracker {
       const answering = this.answering;
       answering.add(res);
       res.once('close', () => answering.delete(res));
+      oweAnswer(req, res);
       if (this.draining) res.shouldKeepAlive = false;
       listener(req, res);
     };
@@ -232,9 +239,12 @@ class ListenerTracker {
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
+      lingerWhenUnread(socket);
     });
+    // On the TLS listener, Node's HTTP server reads and closes the TLS socket, not the TCP one.
+    server.on('secureConnection', (socket: Socket) => lingerWhenUnread(socket));
     server.on('clientError', (error: ClientError, socket: Duplex) => answerClientError(error, socket, config, this.observer));
-    server.on('connect', (req: IncomingMessage, socket: Duplex) => answerConnect(req, socket, this.observer));
+    server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => answerConnect(req, socket, head, this.observer, this.terminateConnect));
     return server;
   }
 

@@ -13,6 +13,7 @@ import { Api2ShapeError, Api2StatusError, MappingRefusal } from '../../mappings/
 import type { MappingContext, OperationMapping } from '../../mappings/types.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { renderLegacy } from '../legacy/render.js';
+import { ANSWER_SCHEMAS } from '../legacy/records.js';
 import { upstreamFailure } from '../proxy/pass-through.js';
 import { buildAnswer } from '../http/answer.js';
 import { UpstreamError } from '../upstream/types.js';
@@ -45,7 +46,7 @@ export async function answerThroughApi2(
     const answer = await mapping.run({ operation: operation.id, values }, exchange.port, context);
     const shape = operation.answer;
     if (answer.status === 204 || answer.body === null) return { response: new Response(null, { status: 204 }) };
-    const rendered = renderLegacy(answer.status, answer.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem);
+    const rendered = renderLegacy(answer.status, answer.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem, ANSWER_SCHEMAS[operation.id]);
     const headers = { 'content-type': rendered.contentType, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) };
     // Encoded once here: the byte count is then known, and the runtime writes the bytes as they are.
     const body = encoder.encode(rendered.body);

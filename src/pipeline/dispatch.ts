@@ -106,14 +106,15 @@ function answerRead(parts: PipelineParts, c: Context<GatewayEnv>, match: RouteMa
   const { operation } = match;
 
   if (searchCache && operation.cache === 'pages' && request.method === 'GET') {
-    const answered = answerFromPages(parts, searchCache, request, side, { headers, record }, (attempt) => learn(record, attempt));
+    const defer = (work: Promise<unknown>): void => runtime.defer?.(c, work);
+    const answered = answerFromPages(parts, searchCache, request, side, { headers, record, defer }, (attempt) => learn(record, attempt));
     if (!shadow) return answered;
-    return Promise.resolve(answered).then((response) => withShadow(parts, request, record.requestId, response));
+    return Promise.resolve(answered).then((response) => withShadow(parts, request, record.requestId, response, defer));
   }
   const legacy = { clientHeaders: headers, rawBody: read.body, shared: false, signal: runtime.clientSignal(c) };
   return answerFromSide(parts, request, side, legacy).then((attempt) => {
     learn(record, attempt);
     if (searchCache && operation.drops && attempt.response.status < 300) searchCache.afterWrite(operation, request.authorization);
-    return shadow ? withShadow(parts, request, record.requestId, attempt.response) : attempt.response;
+    return shadow ? withShadow(parts, request, record.requestId, attempt.response, (work) => runtime.defer?.(c, work)) : attempt.response;
   });
 }

@@ -22,7 +22,12 @@ export function answerFromPages(
   cache: SearchCache,
   request: CanonicalRequest,
   side: Side,
-  client: { readonly headers: Readonly<Record<string, string>>; readonly record: RequestRecord },
+  client: {
+    readonly headers: Readonly<Record<string, string>>;
+    readonly record: RequestRecord;
+    /** Keeps a stale page's background refresh alive (RuntimeBindings.defer: edge waitUntil). */
+    readonly defer?: (work: Promise<unknown>) => void;
+  },
   learn: (attempt: Attempt) => void,
 ): Response | Promise<Response> {
   const { headers, record } = client;
@@ -37,6 +42,7 @@ export function answerFromPages(
       paidParams: request.paidParams,
       cacheControl: headers['cache-control'],
       policy: routeFreshness(parts.config, request.match.operation.id),
+      ...(client.defer ? { defer: client.defer } : {}),
     },
     async () => {
       const attempt = await answerFromSide(parts, request, side, { ...legacy, forward: fill });

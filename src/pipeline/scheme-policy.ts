@@ -3,8 +3,7 @@
  * `X-Forwarded-Proto`), and applies the plain-http credentials policy. Every operation is
  * accepted over both schemes, whatever the legacy document lists; credentials over plain http
  * mark the request insecure and are then allowed, redirected to https (308) or refused (403).
- * A redirect only ever names a configured host (legacy or accepted): with any other `Host` the
- * request is refused instead, so the gateway never sends a client, and its api_key, elsewhere.
+ * What each client gets, proxy-mode clients included, is decided in src/http/scheme-decision.ts.
  */
 import { carriesCredentials, viewClient } from '../http/client-view.js';
 import { gatewayError } from '../http/gateway-error.js';
@@ -12,9 +11,10 @@ import type { PeerMatcher } from '../http/trusted-proxies.js';
 import { wantsJson } from '../legacy/render.js';
 import type { RuntimeBindings } from '../gateway/env.js';
 import type { Guard } from './guard.js';
-import { hostnameOf } from './host-guard.js';
+import { decideScheme } from '../http/scheme-decision.js';
+import type { PlainHttpPolicy } from '../http/scheme-decision.js';
 
-export type PlainHttpPolicy = 'allow' | 'redirect' | 'reject';
+export type { PlainHttpPolicy };
 
 export function schemePolicy(
   runtime: RuntimeBindings,
@@ -31,24 +31,27 @@ export function schemePolicy(
     const record = c.get('record');
     record.scheme = client.scheme;
     record.absoluteForm = runtime.absoluteForm(c);
-    if (client.scheme === 'https' || !carriesCredentials(c.get('target').query, headers)) return undefined;
-
+    const { path, query } = c.get('target');
+    const decision = decideScheme({
+      scheme: client.scheme,
+      credentials: carriesCredentials(query, headers),
+      policy,
+      absoluteForm: record.absoluteForm,
+      host: client.host,
+      redirectable: client.host !== undefined && redirectable(client.host),
+      httpsPort,
+      path,
+      query,
+    });
+    if (decision.kind === 'serve') {
+      if (decision.insecure) record.insecure = true;
+      return undefined;
+    }
     record.insecure = true;
-    if (policy === 'allow') return undefined;
-    if (policy === 'redirect' && client.host && redirectable(client.host)) {
-      const port = httpsPort && httpsPort !== 443 ? `:${httpsPort}` : '';
-      const { path, query } = c.get('target');
-      return new Response(null, {
-        status: 308,
-        headers: { location: `https://${hostnameOf(client.host)}${port}${path}${query ? `?${query}` : ''}`, 'cache-control': 'no-store' },
-      });
+    if (decision.kind === 'redirect') {
+      return new Response(null, { status: 308, headers: { location: decision.location, 'cache-control': 'no-store' } });
     }
     record.error = 'insecure-credentials';
-    return gatewayError(
-      403,
-      'insecure-credentials',
-      'Credentials (api_key or Authorization) must be sent over https to this gateway.',
-      wantsJson(headers['accept'], headers['content-type']),
-    );
+    return gatewayError(403, 'insecure-credentials', decision.message, wantsJson(headers['accept'], headers['content-type']));
   };
 }

@@ -19,8 +19,17 @@ async function asShadow(response: Response): Promise<ShadowAnswer> {
   };
 }
 
-/** Offers the comparison (after the client's answer is ready); resolves to that answer. */
-export async function withShadow(parts: PipelineParts, request: CanonicalRequest, requestId: string, response: Response): Promise<Response> {
+/**
+ * Offers the comparison (after the client's answer is ready); resolves to that answer. `defer`
+ * keeps the comparison alive after the answer (RuntimeBindings.defer: edge waitUntil).
+ */
+export async function withShadow(
+  parts: PipelineParts,
+  request: CanonicalRequest,
+  requestId: string,
+  response: Response,
+  defer?: (work: Promise<unknown>) => void,
+): Promise<Response> {
   const { shadow, config, upstreams } = parts;
   const { operation } = request.match;
   const route = config.routes[operation.id];
@@ -37,6 +46,6 @@ export async function withShadow(parts: PipelineParts, request: CanonicalRequest
     primary,
     candidate: async () => asShadow((await callApi2(parts, request, mapping, undefined, config.traffic.shadow.timeoutMs)).response),
     ...(config.traffic.shadow.measureNoise ? { secondary: async () => asShadow((await callLegacy(parts, request, background)).response) } : {}),
-  });
+  }, defer);
   return response;
 }

@@ -1,10 +1,13 @@
 /**
  * The report as one self-contained HTML page: inline CSS and inline SVG charts, no script and no
  * external resource, so it opens offline. Table cells carry the raw numbers in `data-value`
- * (test/report-html-in-browser.test.ts compares them with `--json`).
+ * (test/report-html-in-browser.test.ts compares them with `--json`). Built with hono/html
+ * (html.ts): values from client traffic (path templates, client labels) are escaped where written.
  */
 import { clientName, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares } from './format.js';
-import { agreementBar, escapeHtml, modeColours, modeShareChart, timelineChart, topClientsChart } from './svg-charts.js';
+import { html, joinHtml, raw } from './html.js';
+import type { Html } from './html.js';
+import { agreementBar, modeColours, modeShareChart, timelineChart, topClientsChart } from './svg-charts.js';
 import type { OperationReport, PathCount, Report, Thresholds } from './types.js';
 
 const STYLE = `
@@ -19,147 +22,118 @@ figure { margin: 12px 0 24px; } figcaption { font-weight: bold; margin-bottom: 4
 svg.agreement-bar { vertical-align: middle; margin-right: 6px; } td[data-field="shadowAgreement"] { white-space: nowrap; }
 `;
 
-function cell(field: string, value: number | string | null, text: string, numeric = true): string {
-  const raw = value === null ? '' : String(value);
-  return `<td${numeric ? ' class="n"' : ''} data-field="${field}" data-value="${escapeHtml(raw)}">${escapeHtml(text)}</td>`;
+function cell(field: string, value: number | string | null, text: string, numeric = true): Html {
+  const rawValue = value === null ? "" : String(value);
+  return numeric
+    ? html`<td class="n" data-field="${field}" data-value="${rawValue}">${text}</td>`
+    : html`<td data-field="${field}" data-value="${rawValue}">${text}</td>`;
 }
 
 /** The shadow agreement cell: a small bar (threshold marked) and `97.0% of 100`. */
-function agreementCell(op: OperationReport, thresholds: Thresholds): string {
+function agreementCell(op: OperationReport, thresholds: Thresholds): Html {
   const { agreement } = op.shadow;
   const bar = agreement === null ? '' : agreementBar(op.operation, op.shadow, thresholds);
-  return (
-    `<td class="n" data-field="shadowAgreement" data-value="${agreement === null ? '' : agreement}" data-compared="${op.shadow.compared}">` +
-    `${bar}${escapeHtml(formatAgreement(op.shadow))}</td>`
-  );
+  return html`<td class="n" data-field="shadowAgreement" data-value="${agreement === null ? '' : agreement}" data-compared="${op.shadow.compared}">${bar}${formatAgreement(op.shadow)}</td>`;
 }
 
-function pathList(paths: readonly PathCount[]): string {
-  if (paths.length === 0) return '<td class="muted">-</td>';
-  return `<td><ul>${paths.map((p) => `<li data-path="${escapeHtml(p.path)}" data-count="${p.count}">${escapeHtml(p.path)} (${formatCount(p.count)})</li>`).join('')}</ul></td>`;
+function pathList(paths: readonly PathCount[]): Html {
+  if (paths.length === 0) return html`<td class="muted">-</td>`;
+  return html`<td><ul>${paths.map((p) => html`<li data-path="${p.path}" data-count="${p.count}">${p.path} (${formatCount(p.count)})</li>`)}</ul></td>`;
 }
 
-function operationRow(op: OperationReport, thresholds: Thresholds): string {
-  return (
-    `<tr data-operation="${escapeHtml(op.operation)}">` +
-    `<td>${escapeHtml(op.operation)}</td>` +
-    cell('requests', op.requests, formatCount(op.requests)) +
-    cell('clients', op.clients, formatCount(op.clients)) +
-    cell('modes', modeShares(op.modes), modeShares(op.modes), false) +
-    cell('errorRate', op.errorRate, formatPercent(op.errorRate)) +
-    cell('p50Ms', op.p50Ms, formatMs(op.p50Ms)) +
-    cell('p95Ms', op.p95Ms, formatMs(op.p95Ms)) +
-    cell('malformed', op.malformed.requests, `${formatCount(op.malformed.requests)} (${formatPercent(op.malformed.share)})`) +
-    cell('plainHttp', op.plainHttp.requests, `${formatCount(op.plainHttp.requests)} (${formatPercent(op.plainHttp.share)})`) +
-    cell('cacheHitRate', op.cache.hitRate, formatPercent(op.cache.hitRate)) +
-    cell('fallbacks', op.fallbacks.requests, op.fallbacks.requests ? formatCount(op.fallbacks.requests) : '-') +
-    agreementCell(op, thresholds) +
-    `</tr>`
+function operationRow(op: OperationReport, thresholds: Thresholds): Html {
+  return html`<tr data-operation="${op.operation}"><td>${op.operation}</td>${[
+    cell('requests', op.requests, formatCount(op.requests)),
+    cell('clients', op.clients, formatCount(op.clients)),
+    cell('modes', modeShares(op.modes), modeShares(op.modes), false),
+    cell('errorRate', op.errorRate, formatPercent(op.errorRate)),
+    cell('p50Ms', op.p50Ms, formatMs(op.p50Ms)),
+    cell('p95Ms', op.p95Ms, formatMs(op.p95Ms)),
+    cell('malformed', op.malformed.requests, `${formatCount(op.malformed.requests)} (${formatPercent(op.malformed.share)})`),
+    cell('plainHttp', op.plainHttp.requests, `${formatCount(op.plainHttp.requests)} (${formatPercent(op.plainHttp.share)})`),
+    cell('cacheHitRate', op.cache.hitRate, formatPercent(op.cache.hitRate)),
+    cell('fallbacks', op.fallbacks.requests, op.fallbacks.requests ? formatCount(op.fallbacks.requests) : '-'),
+    agreementCell(op, thresholds),
+  ]}</tr>`;
+}
+
+function summaryParagraph(report: Report): Html {
+  const { summary } = report;
+  const period = summary.firstTime ? html`, ${summary.firstTime} to ${summary.lastTime ?? ''}` : '';
+  return html`<p id="summary"><span data-field="records" data-value="${summary.records}">${formatCount(summary.records)}</span> requests${period}, from ${report.inputs.join(', ')}. Clients: <span data-field="clients" data-value="${summary.clients}">${formatCount(summary.clients)}</span>. Broken lines: <span data-field="brokenLines" data-value="${summary.brokenLines}">${formatCount(summary.brokenLines)}</span>. Refused before routing: ${formatCount(summary.unrouted)}. Without api_key: ${formatCount(summary.anonymousRequests)}. Shadow comparisons: <span data-field="shadowLines" data-value="${summary.shadowLines}">${formatCount(summary.shadowLines)}</span>.</p>`;
+}
+
+function readinessTable(report: Report): Html {
+  const rows = report.operations.map(
+    (op) =>
+      html`<tr data-operation="${op.operation}"><td>${op.operation}</td><td class="${op.readiness.verdict}" data-field="verdict" data-value="${op.readiness.verdict}">${op.readiness.verdict === 'ready' ? 'ready' : 'not ready'}</td><td><ul>${op.readiness.reasons.map((r) => html`<li>${r}</li>`)}</ul></td></tr>`,
   );
+  return html`<h2>Readiness for api2</h2><table id="readiness"><thead><tr><th>operation</th><th>verdict</th><th>reasons</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function shadowTable(report: Report): Html | '' {
+  const shadowed = report.operations.filter((op) => op.shadow.compared + op.shadow.skipped > 0);
+  if (shadowed.length === 0) return '';
+  const rows = shadowed.map(
+    (op) =>
+      html`<tr data-operation="${op.operation}"><td>${op.operation}</td>${[
+        cell('compared', op.shadow.compared, formatCount(op.shadow.compared)),
+        cell('equal', op.shadow.equal, formatCount(op.shadow.equal)),
+        cell('differing', op.shadow.differing, formatCount(op.shadow.differing)),
+        cell('skipped', op.shadow.skipped, formatCount(op.shadow.skipped)),
+        cell('agreement', op.shadow.agreement, formatAgreementRate(op.shadow.agreement)),
+        pathList(op.shadow.topFields),
+        pathList(op.shadow.noiseFields),
+      ]}</tr>`,
+  );
+  return html`<h2>Shadow comparisons</h2><p class="muted">Legacy answered; api2 was called in the background and both answers compared field by field. Agreement needed: ${formatPercent(report.thresholds.minAgreement)} over at least ${formatCount(report.thresholds.minShadowComparisons)} comparisons. Noise: fields legacy itself varied on, not blamed on the mapping.</p><table id="shadow"><thead><tr><th>operation</th><th>compared</th><th>equal</th><th>differ</th><th>skipped</th><th>agreement</th><th>top differing fields</th><th>noise (legacy varies)</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function clientsTable(report: Report): Html {
+  const rows = report.clients.map(
+    (c) =>
+      html`<tr data-client="${c.client}"><td>${clientName(c)}</td>${cell('requests', c.requests, formatCount(c.requests))}${cell('legacyRequests', c.legacyRequests, formatCount(c.legacyRequests))}<td>${c.lastSeen}</td><td><ul>${c.blockers.map((b) => html`<li data-kind="${b.kind}">${`${b.operation}: ${b.detail} (${formatCount(b.requests)})`}</li>`)}</ul></td></tr>`,
+  );
+  return html`<h2>Clients and what blocks their migration</h2><table id="clients"><thead><tr><th>client</th><th>requests</th><th>legacy mode</th><th>last seen</th><th>blockers</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function uncataloguedTable(report: Report): Html | '' {
+  if (report.uncatalogued.length === 0) return '';
+  const rows = report.uncatalogued.map(
+    (u) => html`<tr data-path-template="${u.pathTemplate}"><td>${u.method}</td><td data-field="pathTemplate">${u.pathTemplate}</td>${cell('requests', u.requests, formatCount(u.requests))}${cell('clients', u.clients, formatCount(u.clients))}</tr>`,
+  );
+  return html`<h2>Uncatalogued paths</h2><table id="uncatalogued"><thead><tr><th>method</th><th>path template</th><th>requests</th><th>clients</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function brokenLinesTable(report: Report): Html | '' {
+  if (report.brokenLines.length === 0) return '';
+  const rows = report.brokenLines.map((b) => html`<tr><td>${b.input}:${b.line}</td><td>${b.reason}</td></tr>`);
+  return html`<h2>Broken lines (not counted)</h2><table id="broken"><tbody>${rows}</tbody></table>`;
 }
 
 export function renderHtml(report: Report): string {
-  const { summary } = report;
   const colours = modeColours(report.timeline.modes);
-  const parts: string[] = [];
-  parts.push(
-    `<h1>Migration report</h1>`,
-    `<p id="summary">` +
-      `<span data-field="records" data-value="${summary.records}">${formatCount(summary.records)}</span> requests` +
-      (summary.firstTime ? `, ${escapeHtml(summary.firstTime)} to ${escapeHtml(summary.lastTime ?? '')}` : '') +
-      `, from ${escapeHtml(report.inputs.join(', '))}. Clients: <span data-field="clients" data-value="${summary.clients}">${formatCount(summary.clients)}</span>. ` +
-      `Broken lines: <span data-field="brokenLines" data-value="${summary.brokenLines}">${formatCount(summary.brokenLines)}</span>. ` +
-      `Refused before routing: ${formatCount(summary.unrouted)}. Without api_key: ${formatCount(summary.anonymousRequests)}. ` +
-      `Shadow comparisons: <span data-field="shadowLines" data-value="${summary.shadowLines}">${formatCount(summary.shadowLines)}</span>.` +
-      `</p>`,
-    `<figure><figcaption>Share of traffic per mode, per operation</figcaption>${modeShareChart(report, colours)}</figure>`,
-    `<figure><figcaption>Requests over time</figcaption>${timelineChart(report, colours)}</figure>`,
-    `<figure><figcaption>Top clients by remaining legacy use (requests served by the legacy backend)</figcaption>${topClientsChart(report)}</figure>`,
-  );
-
-  parts.push(
-    `<h2>Operations</h2><table id="operations"><thead><tr><th>operation</th><th>requests</th><th>clients</th><th>modes</th><th>errors (5xx)</th>` +
-      `<th>p50 ms</th><th>p95 ms</th><th>malformed forms</th><th>plain http</th><th>cache hit</th><th>fallbacks to legacy</th><th>shadow agreement</th></tr></thead><tbody>` +
-      report.operations.map((op) => operationRow(op, report.thresholds)).join('') +
-      `</tbody></table>`,
-  );
-  if (report.unseenOperations.length > 0) parts.push(`<p class="muted">No traffic: ${escapeHtml(report.unseenOperations.join(', '))}</p>`);
-
-  parts.push(
-    `<h2>Readiness for api2</h2><table id="readiness"><thead><tr><th>operation</th><th>verdict</th><th>reasons</th></tr></thead><tbody>` +
-      report.operations
-        .map(
-          (op) =>
-            `<tr data-operation="${escapeHtml(op.operation)}"><td>${escapeHtml(op.operation)}</td>` +
-            `<td class="${op.readiness.verdict}" data-field="verdict" data-value="${op.readiness.verdict}">${op.readiness.verdict === 'ready' ? 'ready' : 'not ready'}</td>` +
-            `<td><ul>${op.readiness.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul></td></tr>`,
-        )
-        .join('') +
-      `</tbody></table>`,
-  );
-
-  const shadowed = report.operations.filter((op) => op.shadow.compared + op.shadow.skipped > 0);
-  if (shadowed.length > 0) {
-    parts.push(
-      `<h2>Shadow comparisons</h2><p class="muted">Legacy answered; api2 was called in the background and both answers compared field by field. ` +
-        `Agreement needed: ${escapeHtml(formatPercent(report.thresholds.minAgreement))} over at least ${formatCount(report.thresholds.minShadowComparisons)} comparisons. ` +
-        `Noise: fields legacy itself varied on, not blamed on the mapping.</p>` +
-        `<table id="shadow"><thead><tr><th>operation</th><th>compared</th><th>equal</th><th>differ</th><th>skipped</th><th>agreement</th>` +
-        `<th>top differing fields</th><th>noise (legacy varies)</th></tr></thead><tbody>` +
-        shadowed
-          .map(
-            (op) =>
-              `<tr data-operation="${escapeHtml(op.operation)}"><td>${escapeHtml(op.operation)}</td>` +
-              cell('compared', op.shadow.compared, formatCount(op.shadow.compared)) +
-              cell('equal', op.shadow.equal, formatCount(op.shadow.equal)) +
-              cell('differing', op.shadow.differing, formatCount(op.shadow.differing)) +
-              cell('skipped', op.shadow.skipped, formatCount(op.shadow.skipped)) +
-              cell('agreement', op.shadow.agreement, formatAgreementRate(op.shadow.agreement)) +
-              pathList(op.shadow.topFields) +
-              pathList(op.shadow.noiseFields) +
-              `</tr>`,
-          )
-          .join('') +
-        `</tbody></table>`,
-    );
-  }
-
-  parts.push(
-    `<h2>Clients and what blocks their migration</h2><table id="clients"><thead><tr><th>client</th><th>requests</th><th>legacy mode</th><th>last seen</th><th>blockers</th></tr></thead><tbody>` +
-      report.clients
-        .map(
-          (c) =>
-            `<tr data-client="${escapeHtml(c.client)}"><td>${escapeHtml(clientName(c))}</td>` +
-            cell('requests', c.requests, formatCount(c.requests)) +
-            cell('legacyRequests', c.legacyRequests, formatCount(c.legacyRequests)) +
-            `<td>${escapeHtml(c.lastSeen)}</td>` +
-            `<td><ul>${c.blockers.map((b) => `<li data-kind="${b.kind}">${escapeHtml(`${b.operation}: ${b.detail} (${formatCount(b.requests)})`)}</li>`).join('')}</ul></td></tr>`,
-        )
-        .join('') +
-      `</tbody></table>`,
-  );
-
-  if (report.uncatalogued.length > 0) {
-    parts.push(
-      `<h2>Uncatalogued paths</h2><table id="uncatalogued"><thead><tr><th>method</th><th>path template</th><th>requests</th><th>clients</th></tr></thead><tbody>` +
-        report.uncatalogued
-          .map((u) => `<tr><td>${escapeHtml(u.method)}</td><td>${escapeHtml(u.pathTemplate)}</td>${cell('requests', u.requests, formatCount(u.requests))}${cell('clients', u.clients, formatCount(u.clients))}</tr>`)
-          .join('') +
-        `</tbody></table>`,
-    );
-  }
-  if (report.brokenLines.length > 0) {
-    parts.push(
-      `<h2>Broken lines (not counted)</h2><table id="broken"><tbody>` +
-        report.brokenLines.map((b) => `<tr><td>${escapeHtml(b.input)}:${b.line}</td><td>${escapeHtml(b.reason)}</td></tr>`).join('') +
-        `</tbody></table>`,
-    );
-  }
-  parts.push(`<p class="muted">Generated ${escapeHtml(report.generatedAt)} by recipe-gateway report.</p>`);
-
-  return (
-    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Migration report</title>` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>` +
-    `<body>${parts.join('\n')}</body></html>\n`
-  );
+  const unseen = report.unseenOperations.length > 0 ? html`<p class="muted">No traffic: ${report.unseenOperations.join(', ')}</p>` : '';
+  const operations = html`<h2>Operations</h2><table id="operations"><thead><tr><th>operation</th><th>requests</th><th>clients</th><th>modes</th><th>errors (5xx)</th><th>p50 ms</th><th>p95 ms</th><th>malformed forms</th><th>plain http</th><th>cache hit</th><th>fallbacks to legacy</th><th>shadow agreement</th></tr></thead><tbody>${report.operations.map((op) => operationRow(op, report.thresholds))}</tbody></table>`;
+  const parts: Array<Html | ''> = [
+    html`<h1>Migration report</h1>`,
+    summaryParagraph(report),
+    html`<figure><figcaption>Share of traffic per mode, per operation</figcaption>${modeShareChart(report, colours)}</figure>`,
+    html`<figure><figcaption>Requests over time</figcaption>${timelineChart(report, colours)}</figure>`,
+    html`<figure><figcaption>Top clients by remaining legacy use (requests served by the legacy backend)</figcaption>${topClientsChart(report)}</figure>`,
+    operations,
+    unseen,
+    readinessTable(report),
+    shadowTable(report),
+    clientsTable(report),
+    uncataloguedTable(report),
+    brokenLinesTable(report),
+    html`<p class="muted">Generated ${report.generatedAt} by recipe-gateway report.</p>`,
+  ];
+  const body = joinHtml(parts.filter((part): part is Html => part !== ''), '\n');
+  // STYLE is a constant of this file, never data: written as it is.
+  const page = html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Migration report</title><meta name="viewport" content="width=device-width, initial-scale=1"><style>${raw(STYLE)}</style></head><body>${body}</body></html>
+`;
+  return page.toString();
 }

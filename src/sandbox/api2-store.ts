@@ -24,7 +24,7 @@
  * - The call counter `calls` ("METHOD /template" → count) is filled by the app (api2-app.ts).
  */
 import type { NeutralGroceryItem, NeutralRecipe, NeutralReview } from './dataset.js';
-import { BASE_EPOCH_MS, guidFromCounter } from './dataset.js';
+import { guidFromCounter } from './dataset.js';
 import { DatasetStore } from './dataset-store.js';
 import type { DatasetList, DatasetStoreOptions, Mutable } from './dataset-store.js';
 import type { Api2SearchQuery, GroceryBody, ReviewBody, SearchFilter } from './api2-input.js';
@@ -41,26 +41,12 @@ export type Api2StoreOptions = DatasetStoreOptions;
 /** The api2 search filters over the dataset's lists. */
 const LISTS: Readonly<Record<SearchFilter, DatasetList>> = { favorites: 'favorites', try: 'trySoons' };
 
-interface ListMeta {
-  version: number;
-  lastModifiedMs: number;
-}
-
 const ok = <T>(value: T): Api2Result<T> => ({ ok: true, value });
 const fail = <T>(status: 400 | 403 | 404, message: string): Api2Result<T> => ({ ok: false, status, message });
 
 export class Api2Store extends DatasetStore {
   /** Requests per "METHOD /path/{template}", counted by the app for tests. */
   readonly calls: Record<string, number> = {};
-  private readonly listMeta = new Map<number, ListMeta>();
-
-  constructor(options: Api2StoreOptions = {}) {
-    super(options);
-    for (const item of this.grocery.values()) {
-      const meta = this.metaOf(item.userId);
-      meta.lastModifiedMs = Math.max(meta.lastModifiedMs, item.modifiedAtMs);
-    }
-  }
 
   // ------------------------------------------------------------ recipes
 
@@ -106,7 +92,7 @@ export class Api2Store extends DatasetStore {
     const own = this.ownReview(userId, recipeId);
     if (own) return this.changeReview(userId, own.id, input);
     const now = this.now();
-    const review: NeutralReview = { id: this.nextReviewId, recipeId, userId, ...this.reviewFields(input), createdAtMs: now, modifiedAtMs: now };
+    const review: NeutralReview = { id: this.data.nextReviewId, recipeId, userId, ...this.reviewFields(input), createdAtMs: now, modifiedAtMs: now };
     this.putReview({ ...review });
     return ok(toApi2Review(review, this.users.get(userId) ?? null));
   }
@@ -151,7 +137,7 @@ export class Api2Store extends DatasetStore {
 
   groceryList(userId: number): Api2GroceryList {
     const items = [...this.grocery.values()].filter((i) => i.userId === userId).sort((a, b) => a.id - b.id);
-    const meta = this.metaOf(userId);
+    const meta = this.data.groceryListMeta(userId);
     return {
       Items: items.map(toApi2GroceryItem),
       Recipes: [],
@@ -161,7 +147,7 @@ export class Api2Store extends DatasetStore {
   }
 
   addGroceryItem(userId: number, input: GroceryBody): ShoppingListLine {
-    const id = this.nextItemId++;
+    const id = this.data.nextItemId++;
     const now = this.now();
     const item: NeutralGroceryItem = {
       id,
@@ -177,7 +163,7 @@ export class Api2Store extends DatasetStore {
       modifiedAtMs: now,
     };
     this.grocery.set(id, { ...item });
-    this.touchList(userId, now);
+    this.data.touchGroceryList(userId, now);
     return toShoppingListLine(item);
   }
 
@@ -194,7 +180,7 @@ export class Api2Store extends DatasetStore {
       ...(input.isChecked !== undefined ? { isChecked: input.isChecked } : {}),
       modifiedAtMs: now,
     });
-    this.touchList(userId, now);
+    this.data.touchGroceryList(userId, now);
     return ok(null);
   }
 
@@ -202,7 +188,7 @@ export class Api2Store extends DatasetStore {
     const item = this.groceryItem(userId, guid);
     if (!item) return fail(404, `Grocery list item ${guid} was not found.`);
     this.grocery.delete(item.id);
-    this.touchList(userId, this.now());
+    this.data.touchGroceryList(userId, this.now());
     return ok(null);
   }
 
@@ -229,18 +215,6 @@ export class Api2Store extends DatasetStore {
   private reviewRecord(reviewId: number): Api2Review | null {
     const review = this.reviews.get(reviewId);
     return review ? toApi2Review(review, this.users.get(review.userId) ?? null) : null;
-  }
-
-  private metaOf(userId: number): ListMeta {
-    let meta = this.listMeta.get(userId);
-    if (!meta) this.listMeta.set(userId, (meta = { version: 1, lastModifiedMs: BASE_EPOCH_MS }));
-    return meta;
-  }
-
-  private touchList(userId: number, now: number): void {
-    const meta = this.metaOf(userId);
-    meta.version += 1;
-    meta.lastModifiedMs = now;
   }
 
   /** The user's item of that GUID (any case); another user's item is not found. */

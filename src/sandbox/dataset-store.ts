@@ -1,24 +1,21 @@
 /**
- * What both sandbox stores hold and read alike (LegacyStore in legacy-store.ts, Api2Store in
- * api2-store.ts extend it): a fresh, mutable copy of the shared dataset (dataset.ts) per instance,
- * so tests never share state, loaded and indexed in one place; the sandbox credentials; review
- * stats; and the lookups both stores make on that state. Each store adds its own operations and
- * records on top; what differs between the two backends stays in the stores.
- *
- * Review and grocery ids continue from the dataset's (max + 1) through the same counters in both
- * stores, so the same writes in the same order get the same ReviewID, ItemID and GUID from either.
+ * What both sandbox stores read alike (LegacyStore in legacy-store.ts, Api2Store in api2-store.ts
+ * extend it): the data they serve (SandboxData, sandbox-data.ts: shared when one instance is
+ * handed to both, a fresh copy of the dataset otherwise, so tests never share state by accident),
+ * the sandbox credentials, review stats, and the lookups both stores make on that data. Each store
+ * adds its own operations and records on top; what differs between the two backends stays in the
+ * stores.
  */
-import { buildDataset, planOfKey, SANDBOX_LOGINS } from './dataset.js';
-import type { NeutralGroceryItem, NeutralRecipe, NeutralReview, Plan, ReviewStats, SandboxDataset, SandboxUser } from './dataset.js';
-import { searchTextOf } from './recipe-search.js';
-import type { SearchText } from './recipe-search.js';
+import { planOfKey, SANDBOX_LOGINS } from './dataset.js';
+import type { NeutralRecipe, NeutralReview, Plan, ReviewStats, SandboxDataset, SandboxUser } from './dataset.js';
+import { SandboxData } from './sandbox-data.js';
+import type { DatasetList, Mutable } from './sandbox-data.js';
 
-export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** The dataset's per-user recipe lists, in the user's order (legacy favorites / trysoons, api2 filter favorites / try). */
-export type DatasetList = 'favorites' | 'trySoons';
+export type { DatasetList, Mutable } from './sandbox-data.js';
 
 export interface DatasetStoreOptions {
+  /** The data to serve, shared with another store; default: a fresh copy of `dataset`. */
+  readonly data?: SandboxData;
   readonly dataset?: SandboxDataset;
   /** Clock for records created or changed at run time; the dataset itself never reads a clock. */
   readonly now?: () => number;
@@ -26,32 +23,30 @@ export interface DatasetStoreOptions {
 
 export abstract class DatasetStore {
   protected readonly now: () => number;
-  protected readonly users = new Map<number, SandboxUser>();
-  protected readonly recipes = new Map<number, NeutralRecipe>();
-  protected readonly searchText = new Map<number, SearchText>();
-  protected readonly reviews = new Map<number, Mutable<NeutralReview>>();
-  protected readonly reviewsByRecipe = new Map<number, Set<number>>();
-  protected readonly grocery = new Map<number, Mutable<NeutralGroceryItem>>();
-  private readonly lists: Record<DatasetList, Map<number, Set<number>>> = { favorites: new Map(), trySoons: new Map() };
-  protected nextReviewId = 1;
-  protected nextItemId = 1;
+  protected readonly data: SandboxData;
 
   constructor(options: DatasetStoreOptions = {}) {
-    // structuredClone: a store never mutates a dataset it was given, nor shares it with another store.
-    const data = structuredClone(options.dataset ?? buildDataset());
+    this.data = options.data ?? new SandboxData(options.dataset);
     this.now = options.now ?? (() => Date.now());
-    for (const user of data.users) this.users.set(user.userId, user);
-    for (const recipe of data.recipes) {
-      this.recipes.set(recipe.id, recipe);
-      this.searchText.set(recipe.id, searchTextOf(recipe));
-    }
-    for (const review of data.reviews) this.putReview({ ...review });
-    for (const item of data.groceryItems) {
-      this.grocery.set(item.id, { ...item });
-      this.nextItemId = Math.max(this.nextItemId, item.id + 1);
-    }
-    for (const entry of data.favorites) this.listOf('favorites', entry.userId).add(entry.recipeId);
-    for (const entry of data.trySoons) this.listOf('trySoons', entry.userId).add(entry.recipeId);
+  }
+
+  protected get users() {
+    return this.data.users;
+  }
+  protected get recipes() {
+    return this.data.recipes;
+  }
+  protected get searchText() {
+    return this.data.searchText;
+  }
+  protected get reviews() {
+    return this.data.reviews;
+  }
+  protected get reviewsByRecipe() {
+    return this.data.reviewsByRecipe;
+  }
+  protected get grocery() {
+    return this.data.grocery;
   }
 
   // ------------------------------------------------------------ credentials
@@ -90,18 +85,12 @@ export abstract class DatasetStore {
 
   // ------------------------------------------------------------ reviews
 
-  /** Stores the review (the object itself) and indexes it by recipe; nextReviewId follows the largest id. */
   protected putReview(review: Mutable<NeutralReview>): void {
-    this.reviews.set(review.id, review);
-    let ids = this.reviewsByRecipe.get(review.recipeId);
-    if (!ids) this.reviewsByRecipe.set(review.recipeId, (ids = new Set()));
-    ids.add(review.id);
-    this.nextReviewId = Math.max(this.nextReviewId, review.id + 1);
+    this.data.putReview(review);
   }
 
   protected removeReview(review: NeutralReview): void {
-    this.reviews.delete(review.id);
-    this.reviewsByRecipe.get(review.recipeId)?.delete(review.id);
+    this.data.removeReview(review);
   }
 
   /** The user's review of the recipe (one per user and recipe), if any. */
@@ -113,8 +102,6 @@ export abstract class DatasetStore {
 
   /** The user's list (created empty on first use), in the user's order. */
   protected listOf(list: DatasetList, userId: number): Set<number> {
-    let entries = this.lists[list].get(userId);
-    if (!entries) this.lists[list].set(userId, (entries = new Set()));
-    return entries;
+    return this.data.listOf(list, userId);
   }
 }

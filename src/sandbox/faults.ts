@@ -26,6 +26,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
+import { toLegacyJson } from '../legacy/legacy-json.js';
 
 export const FAULT_MODES = [
   'refuse',
@@ -230,7 +231,7 @@ function answer(
     case 'status-5xx': {
       const status = options.status ?? 503;
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ Message: `upstream fault: ${status}` }));
+      res.end(toLegacyJson({ Message: `upstream fault: ${status}` }));
       return;
     }
     case 'invalid-json':

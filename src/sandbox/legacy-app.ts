@@ -34,8 +34,10 @@ import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
 import { parseQuery } from '../legacy/params.js';
 import { canonicalise, MESSAGES, paidParamNames } from '../request/canonicalise.js';
 import { renderError, renderLegacy, wantsJson } from '../legacy/render.js';
+import { ANSWER_SCHEMAS } from '../legacy/records.js';
 import type { FieldError } from '../legacy/params.js';
 import type { MakeAgain, SandboxUser } from './dataset.js';
+import { RecipeDetailSchema } from './dataset.js';
 import { COMMON_MESSAGES } from './messages.js';
 import type { GroceryInput, LegacyStore, ReviewInput, StoreResult } from './legacy-store.js';
 
@@ -165,7 +167,7 @@ function recipeDetail(store: LegacyStore, rawId: string, query: string, req: Req
   if (user === false) return failure(403, SANDBOX_MESSAGES.badUser, req.json);
   const found = store.recipeDetail(id.data as number, user?.userId ?? null);
   if (!found.ok) return failure(found.status, found.message, req.json);
-  const rendered = renderLegacy(200, found.value, req.json, 'Recipe');
+  const rendered = renderLegacy(200, found.value, req.json, 'Recipe', undefined, RecipeDetailSchema);
   return { ...rendered, cacheControl: user ? NO_STORE : PUBLIC_CACHE };
 }
 
@@ -184,7 +186,7 @@ function cacheControlFor(operation: Operation, user: SandboxUser | null): string
 function success(operation: Operation, value: unknown, json: boolean, cacheControl: string): Answer {
   const shape = operation.answer;
   if (shape.status === 204) return { status: 204, body: null, cacheControl };
-  return { ...renderLegacy(shape.status, value, json, shape.xmlRoot ?? 'Result', shape.xmlItem), cacheControl };
+  return { ...renderLegacy(shape.status, value, json, shape.xmlRoot ?? 'Result', shape.xmlItem, ANSWER_SCHEMAS[operation.id]), cacheControl };
 }
 
 function failure(status: number, message: string, json: boolean, errors?: readonly FieldError[]): Answer {

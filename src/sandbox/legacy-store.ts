@@ -110,7 +110,7 @@ export class LegacyStore extends DatasetStore {
     const existing = this.ownReview(userId, input.recipeId);
     if (existing) return this.updateReview(userId, existing.id, input);
     const now = this.now();
-    const review: NeutralReview = { id: this.nextReviewId, userId, ...input, createdAtMs: now, modifiedAtMs: now };
+    const review: NeutralReview = { id: this.data.nextReviewId, userId, ...input, createdAtMs: now, modifiedAtMs: now };
     this.putReview(review);
     return ok(this.toReview(review));
   }
@@ -147,7 +147,7 @@ export class LegacyStore extends DatasetStore {
   }
 
   createGrocery(userId: number, input: GroceryInput): GroceryItem {
-    const id = this.nextItemId++;
+    const id = this.data.nextItemId++;
     const now = this.now();
     const item: NeutralGroceryItem = {
       id,
@@ -163,6 +163,7 @@ export class LegacyStore extends DatasetStore {
       modifiedAtMs: now,
     };
     this.grocery.set(id, { ...item });
+    this.data.touchGroceryList(userId, now);
     return toGroceryItem(item);
   }
 
@@ -170,13 +171,15 @@ export class LegacyStore extends DatasetStore {
   updateGrocery(userId: number, ref: string, input: GroceryInput): StoreResult<GroceryItem> {
     const item = this.groceryItem(userId, ref);
     if (!item) return fail(404, `Grocery list item ${ref} was not found.`);
+    const now = this.now();
     Object.assign(item, {
       name: input.name,
       quantity: input.quantity,
       notes: input.notes ?? '',
       department: input.department ?? '',
-      modifiedAtMs: this.now(),
+      modifiedAtMs: now,
     });
+    this.data.touchGroceryList(userId, now);
     return ok(toGroceryItem(item));
   }
 
@@ -184,6 +187,7 @@ export class LegacyStore extends DatasetStore {
     const item = this.groceryItem(userId, ref);
     if (!item) return fail(404, `Grocery list item ${ref} was not found.`);
     this.grocery.delete(item.id);
+    this.data.touchGroceryList(userId, this.now());
     return ok(null);
   }
 

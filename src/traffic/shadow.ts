@@ -101,18 +101,22 @@ export class ShadowComparator {
 
   constructor(private readonly options: ShadowOptions) {}
 
-  /** Starts a comparison in the background unless the cap is reached. Never throws, never waits. */
-  offer(job: ShadowJob): void {
+  /**
+   * Starts a comparison in the background unless the cap is reached. Never throws, never waits;
+   * `defer` is given the running comparison (the runtime keeps it alive: edge `waitUntil`).
+   */
+  offer(job: ShadowJob, defer?: (work: Promise<unknown>) => void): void {
     if (this.running >= this.options.maxConcurrent) {
       this.finish(job, { outcome: 'skipped', reason: 'concurrency-cap' });
       return;
     }
     this.running += 1;
-    void this.compare(job)
+    const comparing = this.compare(job)
       .catch((error: unknown) => this.finish(job, { outcome: 'skipped', reason: `error: ${String(error)}` }))
       .finally(() => {
         this.running -= 1;
       });
+    defer?.(comparing);
   }
 
   get inFlight(): number {

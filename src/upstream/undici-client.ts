@@ -7,9 +7,13 @@
  * - The idle keep-alive timeout stays below the usual backend's 5 s, so the gateway never reuses a
  *   socket the backend is closing (proxy-lessons, upstream errors).
  * - Nothing is retried here; a caller that wants a retry must own that decision.
+ * - An unsolicited `100 Continue` is skipped (RFC 9110 §15.2; src/upstream/interim-continue-filter.ts),
+ *   other 1xx answers are skipped by the handler: the client gets the final answer.
  */
-import { Pool, errors as undiciErrors, util } from 'undici';
+import { Pool, buildConnector, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { dropInterimContinue } from './interim-continue-filter.js';
 import { UpstreamError } from './types.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './types.js';
 
@@ -32,12 +36,14 @@ const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENE
 export function createUndiciUpstream(options: UndiciUpstreamOptions): UpstreamClient {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
+  const connect = buildConnector(options.ca ? { ca: options.ca } : {});
   const pool = new Pool(base.origin, {
     connections: options.connections,
     keepAliveTimeout: options.keepAliveTimeoutMs,
     keepAliveMaxTimeout: options.keepAliveTimeoutMs,
+    // One request per connection at a time: the interim-answer filter relies on it.
     pipelining: 1,
-    ...(options.ca ? { connect: { ca: options.ca } } : {}),
+    connect: (opts, callback) => connect(opts, (error, socket) => (error ? callback(error, null) : callback(null, dropInterimContinue(socket!)))),
   });
 
   function request(req: UpstreamRequest): Promise<UpstreamResponse> {
@@ -78,18 +84,20 @@ export function createUndiciUpstream(options: UndiciUpstreamOptions): UpstreamCl
 }
 
 /**
- * One exchange, as an undici dispatch handler: the answer's chunks are collected as undici hands
+ * One exchange, as an undici dispatch handler (the `onRequestStart` … `onResponseError` API of
+ * undici 7, which its own interceptors use): the answer's chunks are collected as undici hands
  * them over (no body stream, no promise per read), within `maxResponseBytes`, and the whole
  * exchange has one deadline. A request still queued for a connection when it is cancelled (the
- * deadline, the client gone) is never written: undici asks `onConnect` first, and is told to abort.
+ * deadline, the client gone) is never written: undici calls `onRequestStart` first, and is told
+ * to abort.
  */
 class Exchange implements Dispatcher.DispatchHandler {
-  private abortUndici: ((error?: Error) => void) | undefined;
+  private controller: Dispatcher.DispatchController | undefined;
   private settled = false;
   /** Set once the request is written to a connection: a failure after that has an unknown outcome. */
   private sent = false;
   private status = 0;
-  private rawHeaders: Buffer[] = [];
+  private headers: IncomingHttpHeaders = {};
   private readonly chunks: Buffer[] = [];
   private total = 0;
   private readonly timer: ReturnType<typeof setTimeout>;
@@ -109,47 +117,42 @@ class Exchange implements Dispatcher.DispatchHandler {
     }
   }
 
-  onConnect(abort: (error?: Error) => void): void {
+  onRequestStart(controller: Dispatcher.DispatchController): void {
     if (this.settled) {
-      abort(new undiciErrors.RequestAbortedError());
+      controller.abort(new undiciErrors.RequestAbortedError());
       return;
     }
-    this.abortUndici = abort;
+    this.controller = controller;
     this.sent = true;
   }
 
-  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
-    if (this.settled) return false;
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    // An interim answer (102, 103): the final one follows (RFC 9110 §15.2).
+    if (this.settled || statusCode < 200) return;
     this.status = statusCode;
-    this.rawHeaders = rawHeaders;
-    for (let i = 0; i < rawHeaders.length; i += 2) {
-      if (rawHeaders[i]!.length !== 14 || util.headerNameToString(rawHeaders[i]!) !== 'content-length') continue;
-      const declared = Number(rawHeaders[i + 1]!.toString('latin1'));
-      if (declared > this.max) this.cancel(this.tooLarge());
-      break;
-    }
-    return true;
+    this.headers = headers;
+    const declared = headers['content-length'];
+    if (declared !== undefined && Number(declared) > this.max) this.cancel(this.tooLarge());
   }
 
-  onData(chunk: Buffer): boolean {
-    if (this.settled) return false;
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
     this.total += chunk.byteLength;
     if (this.total > this.max) {
       this.cancel(this.tooLarge());
-      return false;
+      return;
     }
     this.chunks.push(chunk);
-    return true;
   }
 
-  onComplete(): void {
+  onResponseEnd(): void {
     if (this.settled) return;
     this.finish();
     const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.total);
-    this.resolve({ status: this.status, headers: util.parseHeaders(this.rawHeaders) as Record<string, string | string[]>, body });
+    this.resolve({ status: this.status, headers: this.headers as Record<string, string | string[]>, body });
   }
 
-  onError(error: Error): void {
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     if (this.settled) return;
     this.finish();
     // Our own deadline and the client leaving settle the exchange first (cancel): what undici
@@ -166,7 +169,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.finish();
     this.reject(error);
-    this.abortUndici?.(new undiciErrors.RequestAbortedError());
+    this.controller?.abort(new undiciErrors.RequestAbortedError());
   }
 
   private finish(): void {

@@ -1,15 +1,16 @@
 /**
  * api2-mode harness: a gateway with every mappable operation routed to a real api2 sandbox (TLS,
  * verified through its CA file), legacy-only operations to a legacy sandbox, and a second legacy
- * sandbox called directly for comparison. All stores come from the same dataset with the same
- * frozen clock. Every request the gateway sends to api2 is kept for validation against the spec.
+ * sandbox called directly for comparison. The api2 sandbox and the legacy one behind the gateway
+ * serve one dataset (as production does); the direct one a separate copy of the same dataset; all
+ * with the same frozen clock. Every request the gateway sends to api2 is kept for validation against the spec.
  */
 import { capabilities } from '../../mappings/index.js';
 import { PLACEHOLDER_PHOTO_URL } from '../../src/sandbox/dataset.js';
-import { Api2Store } from '../../src/sandbox/api2-store.js';
 import { startApi2Sandbox } from '../../src/sandbox/api2-start.js';
 import type { SeenApi2Request, StartedApi2Sandbox } from '../../src/sandbox/api2-start.js';
 import { LegacyStore } from '../../src/sandbox/legacy-store.js';
+import { createSandboxStores } from '../../src/sandbox/shared-stores.js';
 import { startLegacySandbox } from '../../src/sandbox/start.js';
 import type { StartedLegacySandbox } from '../../src/sandbox/start.js';
 import type { GatewayConfigInput } from '../../src/config/schema.js';
@@ -35,8 +36,9 @@ export const MAPPED_ROUTES = Object.fromEntries(
 
 export async function startApi2ModeRig(overrides: Partial<GatewayConfigInput> = {}): Promise<Api2ModeRig> {
   const api2Requests: SeenApi2Request[] = [];
-  const api2 = await startApi2Sandbox({ store: new Api2Store({ now: () => FROZEN_NOW }), onRequest: (r) => api2Requests.push(r) });
-  const legacyBehind = await startLegacySandbox({ store: new LegacyStore({ now: () => FROZEN_NOW }) });
+  const shared = createSandboxStores({ now: () => FROZEN_NOW });
+  const api2 = await startApi2Sandbox({ store: shared.api2, onRequest: (r) => api2Requests.push(r) });
+  const legacyBehind = await startLegacySandbox({ store: shared.legacy });
   const direct = await startLegacySandbox({ store: new LegacyStore({ now: () => FROZEN_NOW }) });
   const gateway = await startTestGateway(legacyBehind.origin, {
     upstreams: { legacy: { baseUrl: legacyBehind.origin }, api2: { baseUrl: api2.origin, caFile: api2.caFile } },

@@ -1,0 +1,62 @@
+/**
+ * Which answers a client connection still owes, so that what Node refuses on that connection (a
+ * broken request after pipelined ones) is written after them, in order, never over them: every
+ * request that was forwarded gets its own answer before the connection is closed.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { closeLingering } from './lingering-close.js';
+
+const OWED = Symbol('recipe-gateway.owed-answers');
+
+interface Owed {
+  count: number;
+  /** The last request read on the connection. */
+  last: IncomingMessage | undefined;
+  readonly waiting: Array<() => void>;
+}
+
+type Tracked = Duplex & { [OWED]?: Owed };
+
+/** Counts `res` as owed on its connection until it is written or the connection closes. */
+export function oweAnswer(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket as Tracked;
+  const owed = (socket[OWED] ??= { count: 0, last: undefined, waiting: [] });
+  owed.count += 1;
+  owed.last = req;
+  let paid = false;
+  const pay = (): void => {
+    if (paid) return;
+    paid = true;
+    owed.count -= 1;
+    if (owed.count === 0) for (const next of owed.waiting.splice(0)) next();
+  };
+  res.once('finish', pay);
+  res.once('close', pay);
+}
+
+/** Whether answers are still owed on this connection. */
+export function owesAnswers(socket: Duplex): boolean {
+  return ((socket as Tracked)[OWED]?.count ?? 0) > 0;
+}
+
+/** Runs `then` once every owed answer on the connection is written (at once when none is). */
+export function afterOwedAnswers(socket: Duplex, then: () => void): void {
+  const owed = (socket as Tracked)[OWED];
+  if (!owed || owed.count === 0) then();
+  else owed.waiting.push(then);
+}
+
+/**
+ * Node ends a connection with `destroySoon()` after its last answer; when request bytes are
+ * still unread (a 413 answered before the body was read), that close is made lingering.
+ */
+export function lingerWhenUnread(socket: Duplex & { destroySoon?: () => void }): void {
+  const destroySoon = socket.destroySoon?.bind(socket);
+  if (!destroySoon) return;
+  socket.destroySoon = () => {
+    const req = (socket as Tracked)[OWED]?.last;
+    if ((req && !req.complete) || socket.readableLength > 0) closeLingering(socket);
+    else destroySoon();
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Item 1 of issue 16: every legacy JSON body (the sandbox legacy backend's and the gateway's own)
+ * is written with DataContractJsonSerializer's conventions, held here to the bytes the legacy
+ * documents show: the grocery sample quoted in api2-notes.md (GUID and the second date, elided
+ * there, filled in), the `\/Date(<epoch_ms>)\/` wrapper of legacy-interface.md part 2.5 and the
+ * issue's `"\/Date(1316293200000)\/"`.
+ */
+import { describe, expect, it } from 'vitest';
+import { legacyJsonNumber, legacyJsonString, toLegacyJson } from '../src/legacy/legacy-json.js';
+import { GroceryListSchema, RecipeSearchResultSchema, toLegacyDate } from '../src/legacy/records.js';
+import { renderError } from '../src/legacy/render.js';
+import { toXml } from '../src/legacy/xml.js';
+import { createLegacySandboxApp } from '../src/sandbox/legacy-app.js';
+import { LegacyStore } from '../src/sandbox/legacy-store.js';
+
+const GROCERY_SAMPLE =
+  '{"Items":[{"ItemID":13809644,"GUID":"6B8CC6F5-0F3A-4C39-9C5B-2D1A6E5F7A10","RecipeID":null,"Name":"chicken",' +
+  '"Notes":"","DisplayQuantity":"1 lb","Department":"Poultry","CreationDate":"\\/Date(1436410705347)\\/","IsChecked":null,' +
+  '"LocalStatus":"UNMODIFIED","LastModified":"\\/Date(1436410705347)\\/","BigOvenObject":null,"ThirdPartyURL":null}]}';
+
+describe('the legacy JSON writer', () => {
+  it('writes the legacy grocery sample byte for byte, members in declared order whatever order they were built in', () => {
+    const item = {
+      // Deliberately shuffled, and two null members left unset: declared order and null come from the schema.
+      LastModified: toLegacyDate(1436410705347),
+      Name: 'chicken',
+      ItemID: 13809644,
+      GUID: '6B8CC6F5-0F3A-4C39-9C5B-2D1A6E5F7A10',
+      RecipeID: null,
+      Notes: '',
+      Department: 'Poultry',
+      DisplayQuantity: '1 lb',
+      CreationDate: toLegacyDate(1436410705347),
+      IsChecked: null,
+      LocalStatus: 'UNMODIFIED',
+      BigOvenObject: undefined,
+    };
+    expect(toLegacyJson({ Items: [item] }, GroceryListSchema)).toBe(GROCERY_SAMPLE);
+  });
+
+  it('escapes the slashes of the date wrapper and of every other string, as WCF does', () => {
+    expect(legacyJsonString(toLegacyDate(1316293200000))).toBe('"\\/Date(1316293200000)\\/"');
+    expect(legacyJsonString('http://images.example.com/a/b.jpg')).toBe('"http:\\/\\/images.example.com\\/a\\/b.jpg"');
+    expect(legacyJsonString('a "quoted" \\ back')).toBe('"a \\"quoted\\" \\\\ back"');
+  });
+
+  it('writes control characters, Unicode line separators, surrogates and U+FFFE/U+FFFF as lower-case \\u escapes', () => {
+    expect(legacyJsonString('tab\there\nnew\rret\u0001\u001f')).toBe('"tab\\u0009here\\u000anew\\u000dret\\u0001\\u001f"');
+    expect(legacyJsonString('\u0085\u2028\u2029')).toBe('"\\u0085\\u2028\\u2029"');
+    expect(legacyJsonString('pie 🥧')).toBe('"pie \\ud83e\\udd67"');
+    expect(legacyJsonString('\ufffe\uffff\ufffd é <b>&')).toBe('"\\ufffe\\uffff\ufffd é <b>&"');
+  });
+
+  it('formats numbers as .NET Framework round-trip doubles and integers as digits', () => {
+    const cases: Array<[number, string]> = [
+      [0, '0'],
+      [-0, '-0'],
+      [4, '4'],
+      [1436410705347, '1436410705347'],
+      [4.5, '4.5'],
+      [3.6666666666666665, '3.6666666666666665'],
+      [1 / 3, '0.33333333333333331'],
+      [0.1 + 0.2, '0.30000000000000004'],
+      [0.0001, '0.0001'],
+      [0.00001, '1E-05'],
+      [1.5e-7, '1.5E-07'],
+      [123456.789, '123456.789'],
+      [1e15 + 0.5, '1000000000000000.5'],
+      [1.5e20, '1.5E+20'],
+      [-2.25, '-2.25'],
+    ];
+    for (const [value, text] of cases) expect(legacyJsonNumber(value), String(value)).toBe(text);
+    expect(legacyJsonNumber(Number.NaN)).toBe('null');
+    // XML answers carry the same number text (XmlConvert uses the same round-trip format).
+    expect(toXml('R', { A: 1 / 3, B: 4, C: 0.00001 })).toContain('<A>0.33333333333333331</A><B>4</B><C>1E-05</C>');
+  });
+
+  it('writes every declared member (unset ones as null) and leaves out only optional ones', () => {
+    const result = toLegacyJson({ Results: [], ResultCount: 0 }, RecipeSearchResultSchema);
+    expect(result).toBe('{"ResultCount":0,"Results":[],"SpellSuggest":null}');
+    expect(renderError(404, 'Review 9 was not found.', true).body).toBe('{"Message":"Review 9 was not found."}');
+    expect(renderError(400, 'Bad rid.', true, [{ field: 'rid', message: 'rid must be a positive integer' }]).body).toBe(
+      '{"Message":"Bad rid.","ModelState":{"rid":["rid must be a positive integer"]}}',
+    );
+  });
+
+  it('is what the sandbox legacy backend serves: escaped dates and URLs in a search answer', async () => {
+    const app = createLegacySandboxApp(new LegacyStore());
+    const response = await app.fetch(new Request('http://sandbox/recipes?rpp=2&api_key=sandbox-free-key', { headers: { accept: 'application/json' } }));
+    const raw = await response.text();
+    expect(response.status).toBe(200);
+    expect(raw).toMatch(/"CreationDate":"\\\/Date\(\d+\)\\\/"/);
+    expect(raw).toMatch(/"WebURL":"https?:\\\/\\\//);
+    expect(raw).not.toMatch(/[^\\]\//);
+  });
+});
