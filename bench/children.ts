@@ -5,23 +5,34 @@
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { readGcTrace } from './gc-trace.js';
+import type { GcTrace } from './gc-trace.js';
 import type { ChildMessage, ParentMessage } from './ipc.js';
+import { HAS_PROC, treeCpuMicros, treeRssBytes } from './proc.js';
 
-const START_TIMEOUT_MS = 30_000;
+// Generous: a dozen children start at once, on a machine that may be busy.
+const START_TIMEOUT_MS = 120_000;
 
 export interface Child {
   readonly name: string;
   readonly pid: number;
   readonly info: Readonly<Record<string, string | number>>;
+  /** Resident memory of the child and its descendants (cluster workers). */
   rss(): Promise<number>;
-  /** CPU time (user + system) the child has used so far, in microseconds. */
+  /** CPU time (user + system) the child and its descendants have used so far, in microseconds. */
   cpuMicros(): Promise<number>;
+  /** Starts the child's profilers (bench/profiler.ts); `stop` writes them and says where. */
+  profile?: { start(): Promise<void>; stop(dir: string, name: string): Promise<readonly string[]> };
+  /** Set when forked with `gcTrace`. */
+  readonly gc?: GcTrace;
   kill(): Promise<void>;
 }
 
 export interface ForkOptions {
   /** Extra node flags for the child (e.g. --cpu-prof). */
   readonly execArgv?: readonly string[];
+  /** Run with --trace-gc-nvp and count the bytes its scavenges promote (bench/gc-trace.ts). */
+  readonly gcTrace?: boolean;
 }
 
 /** Compiled (npm run bench builds first): children run as plain JS, so RSS is the gateway's own. */
@@ -31,13 +42,14 @@ const COMPILED = import.meta.url.endsWith('.js');
 export async function forkChild(name: string, entry: string, spec: unknown, options: ForkOptions = {}): Promise<Child> {
   const file = fileURLToPath(new URL(COMPILED ? entry.replace(/\.ts$/, '.js') : entry, import.meta.url));
   const child = fork(file, [JSON.stringify(spec)], {
-    execArgv: [...(COMPILED ? [] : ['--import', 'tsx']), ...(options.execArgv ?? [])],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [...(COMPILED ? [] : ['--import', 'tsx']), ...(options.execArgv ?? []), ...(options.gcTrace ? ['--trace-gc-nvp'] : [])],
+    stdio: ['ignore', options.gcTrace ? 'pipe' : 'inherit', 'inherit', 'ipc'],
   });
   const pid = child.pid ?? -1;
+  const gc = options.gcTrace && child.stdout ? readGcTrace(child.stdout) : undefined;
   try {
     const info = await waitReady(name, child);
-    return wrap(name, pid, child, info);
+    return { ...wrap(name, pid, child, info), ...(gc ? { gc } : {}) };
   } catch (error) {
     await killChild(child);
     throw error;
@@ -87,18 +99,32 @@ function wrap(name: string, pid: number, child: ChildProcess, info: Readonly<Rec
       child.send(request);
     });
   };
+  const profiled = (message: ParentMessage): Promise<readonly string[]> =>
+    new Promise((resolve) => {
+      const onMessage = (reply: ChildMessage) => {
+        if (reply.type !== 'profiled') return;
+        child.off('message', onMessage);
+        resolve(reply.files);
+      };
+      child.on('message', onMessage);
+      child.send(message);
+    });
   return {
     name,
     pid,
     info,
-    rss: () => usage().then((u) => u.rss),
-    cpuMicros: () => usage().then((u) => u.cpuMicros),
+    profile: {
+      start: () => profiled({ type: 'profile-start' }).then(() => undefined),
+      stop: (dir, file) => profiled({ type: 'profile-stop', dir, name: file }),
+    },
+    rss: () => (HAS_PROC ? Promise.resolve(treeRssBytes(pid)) : usage().then((u) => u.rss)),
+    cpuMicros: () => (HAS_PROC ? Promise.resolve(treeCpuMicros(pid)) : usage().then((u) => u.cpuMicros)),
     kill: () => killChild(child),
   };
 }
 
 /** Asks the child to stop, then SIGKILLs it after a grace period; resolves once it has exited. */
-function killChild(child: ChildProcess, graceMs = 3000): Promise<void> {
+export function killChild(child: ChildProcess, graceMs = 3000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);

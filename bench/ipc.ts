@@ -10,12 +10,20 @@
  * A child's start spec is its first argument (JSON). A child exits as soon as its IPC channel
  * closes, so a runner that dies (even by SIGKILL) leaves no child behind.
  */
-export type ParentMessage = { readonly type: 'rss'; readonly id: number } | { readonly type: 'stop' };
+import { startProfiling, stopProfiling } from './profiler.js';
+
+export type ParentMessage =
+  | { readonly type: 'rss'; readonly id: number }
+  | { readonly type: 'stop' }
+  /** bench/profile.ts: start the CPU and allocation sampling profilers; stop and write them to `dir`. */
+  | { readonly type: 'profile-start' }
+  | { readonly type: 'profile-stop'; readonly dir: string; readonly name: string };
 
 export type ChildMessage =
   | { readonly type: 'ready'; readonly info: Readonly<Record<string, string | number>> }
   | { readonly type: 'failed'; readonly message: string }
-  | { readonly type: 'rss'; readonly id: number; readonly rss: number; readonly cpuMicros: number };
+  | { readonly type: 'rss'; readonly id: number; readonly rss: number; readonly cpuMicros: number }
+  | { readonly type: 'profiled'; readonly files: readonly string[] };
 
 export interface StartedChild {
   readonly info: Readonly<Record<string, string | number>>;
@@ -47,6 +55,8 @@ export function runChild<Spec>(start: (spec: Spec) => Promise<StartedChild>): vo
       send({ type: 'rss', id: message.id, rss: process.memoryUsage().rss, cpuMicros: cpu.user + cpu.system });
     }
     else if (message.type === 'stop') void stop(0);
+    else if (message.type === 'profile-start') void startProfiling().then(() => send({ type: 'profiled', files: [] }));
+    else if (message.type === 'profile-stop') void stopProfiling(message.dir, message.name).then((files) => send({ type: 'profiled', files }));
   });
   const spec = JSON.parse(process.argv[2] ?? '{}') as Spec;
   start(spec).then(

@@ -23,8 +23,10 @@ export interface Measurement {
   readonly timeouts: number;
   readonly requests: number;
   readonly durationS: number;
-  /** CPU (user + system) the process under test spent per request, in µs; filled by the runner. */
-  cpuUsPerRequest?: number;
+  /** CPU (user + system) the process under test spent per request, in µs (bench/measure.ts). */
+  readonly cpuUsPerRequest?: number;
+  /** Bytes its scavenges promoted to the old generation per request (bench/measure.ts). */
+  readonly promotedBytesPerRequest?: number;
 }
 
 export function percentile(sorted: Float64Array | readonly number[], p: number): number {

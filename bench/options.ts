@@ -1,12 +1,12 @@
 /**
  * Command-line flags of `npm run bench`:
  *
- *   --duration S      seconds per scenario per round (default 10)
+ *   --duration S      seconds per scenario per round (default 6)
  *   --connections N   concurrent connections of the load generator (default 50)
- *   --rounds N        rounds; each runs every scenario once, order rotated (default 2)
+ *   --rounds N        rounds; each runs every scenario once, order rotated (default 4)
  *   --warmup S        unrecorded load per scenario before the first round (default 1)
  *   --json FILE       also write the results as JSON
- *   --smoke           ≈2 s of load in total: 0.25 s per scenario, 1 round, no warm-up, partial cache fill
+ *   --smoke           ≈15 s of load in total: 0.5 s per scenario, 1 round, 0.5 s warm-up, partial cache fill
  *   --profile DIR     run the log-on pass-through gateway with --cpu-prof, profile written to DIR
  */
 import { parseArgs } from 'node:util';
@@ -25,8 +25,8 @@ export interface BenchOptions {
   readonly command: string;
 }
 
-export const DEFAULTS = { durationS: 10, connections: 50, rounds: 2, warmupS: 1, fillBudgetMs: 60_000 } as const;
-export const SMOKE = { durationS: 0.25, rounds: 1, warmupS: 0, fillBudgetMs: 300 } as const;
+export const DEFAULTS = { durationS: 6, connections: 50, rounds: 4, warmupS: 1, fillBudgetMs: 60_000 } as const;
+export const SMOKE = { durationS: 0.5, rounds: 1, warmupS: 0.5, fillBudgetMs: 300 } as const;
 
 function positive(name: string, text: string | undefined, fallback: number, integer: boolean, allowZero = false): number {
   if (text === undefined) return fallback;

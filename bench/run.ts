@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseBenchArgs } from './options.js';
 import type { BenchOptions } from './options.js';
-import { renderText } from './report.js';
+import { renderText } from './report-text.js';
 import { runBench } from './runner.js';
 
 async function main(): Promise<number> {

@@ -1,8 +1,9 @@
 /**
- * The benchmark run: starts the processes under test (canned upstreams, four gateways, bare Hono,
- * each its own child), checks each target answers what its scenario expects, warms up, measures
- * the scenarios in rounds with the order rotated (drift hits all alike), fills the cache gateway's
- * cache and reads the RSS, then stops every child, also on error.
+ * The benchmark run: starts the processes under test (canned upstreams, the gateways, the anchors
+ * of bench/anchors.ts, each its own process), checks each target answers what its scenario
+ * expects, warms up, measures the scenarios in rounds with the order rotated (drift hits all
+ * alike), measures one-connection latency, fills the cache gateway's cache and reads the RSS,
+ * then stops every child, also on error.
  */
 import { parseConfig } from '../src/config/schema.js';
 import { fillCache } from './cache-fill.js';
@@ -11,8 +12,9 @@ import { forkChild } from './children.js';
 import { measureCacheMemory } from './cache-memory.js';
 import { measureCacheTierCpu } from './cache-tier-cpu.js';
 import type { Child } from './children.js';
-import { runLoad } from './load.js';
 import type { Measurement } from './load.js';
+import { measureTarget } from './measure.js';
+import { startAnchors } from './anchors.js';
 import type { BenchOptions } from './options.js';
 import { closeProbes, probe } from './probe.js';
 import { machine, median, ratios, summarize } from './report.js';
@@ -59,40 +61,33 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
       caFile: text(upstreams.info, 'caFile'),
     };
 
-    log('starting gateways and bare Hono…');
-    const origins = new Map<TargetId, string>([['upstream', upstreamInfo.legacyOrigin]]);
+    log('starting gateways and anchors…');
     const processes = new Map<TargetId, Child>([['upstream', upstreams]]);
-    const gateways = new Map<TargetId, Child>();
-    const starts = [
-      ...GATEWAY_TARGETS.map(async (target) => {
-        const execArgv = target === (process.env['BENCH_PROFILE_TARGET'] ?? 'gw-legacy') && options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
-        const child = await forkChild(target, './gateway-child.ts', { config: gatewayConfig(target, upstreamInfo) }, { execArgv });
-        children.push(child);
-        gateways.set(target, child);
-        processes.set(target, child);
-        origins.set(target, text(child.info, 'origin'));
-      }),
-      (async () => {
-        const child = await forkChild('hono', './hono-child.ts', {});
-        children.push(child);
-        processes.set('hono', child);
-        origins.set('hono', text(child.info, 'origin'));
-      })(),
-    ];
-    const outcomes = await Promise.allSettled(starts);
+    const gatewayStarts = GATEWAY_TARGETS.map(async (target) => {
+      const execArgv = target === (process.env['BENCH_PROFILE_TARGET'] ?? 'gw-legacy') && options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+      const child = await forkChild(target, './gateway-child.ts', { config: gatewayConfig(target, upstreamInfo) }, { execArgv, gcTrace: true });
+      children.push(child);
+      processes.set(target, child);
+    });
+    const anchorStart = startAnchors(upstreamInfo.legacyOrigin, (child) => children.push(child));
+    const outcomes = await Promise.allSettled([...gatewayStarts, anchorStart]);
     const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failure) throw failure.reason;
+    const anchors = await anchorStart;
+    for (const [target, child] of anchors.children) processes.set(target, child);
+    for (const note of anchors.notes) log(`note: ${note}`);
+    const measured = SCENARIOS.filter((s) => processes.has(s.target));
 
     const urlOf = (scenario: Scenario): string => {
-      const origin = origins.get(scenario.target);
-      if (!origin) throw new Error(`no origin for ${scenario.target}`);
+      const origin = processes.get(scenario.target)?.info['origin'] ?? (scenario.target === 'upstream' ? upstreamInfo.legacyOrigin : undefined);
+      if (typeof origin !== 'string') throw new Error(`no origin for ${scenario.target}`);
       return origin + SEARCH_TARGET;
     };
 
     // Each target must answer 200 with a page of the expected size before it is measured.
     const legacyBytes = count(upstreams.info, 'legacyBytes');
     let mappedBytes = Number.NaN;
-    for (const scenario of SCENARIOS) {
+    for (const scenario of measured) {
       const answer = await probe(urlOf(scenario), REQUEST_HEADERS);
       if (answer.status !== 200) throw new Error(`${scenario.id}: probe answered ${answer.status}`);
       if (scenario.id === 'api2-mapped') mappedBytes = answer.bytes;
@@ -107,14 +102,14 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
       throw new Error(`${scenario.id}: the warmed page is not a cache HIT`);
     };
 
-    const measure = async (scenario: Scenario, durationS: number): Promise<Measurement> => {
+    const measure = async (scenario: Scenario, durationS: number, connections = options.connections): Promise<Measurement> => {
       if (scenario.cacheHit) await ensureHit(scenario);
-      // CPU per request of the process under test: robust where req/s is not (a shared, noisy machine).
-      const target = processes.get(scenario.target);
-      const cpuBefore = target ? await target.cpuMicros() : Number.NaN;
-      const result = await runLoad({ url: urlOf(scenario), headers: REQUEST_HEADERS, connections: options.connections, durationS });
-      const cpuAfter = target ? await target.cpuMicros() : Number.NaN;
-      result.cpuUsPerRequest = result.requests > 0 ? (cpuAfter - cpuBefore) / result.requests : Number.NaN;
+      let result = await measureTarget(processes.get(scenario.target), urlOf(scenario), connections, durationS);
+      // A busy machine can leave a short run without a single answer: measure again rather than report nothing.
+      for (let retry = 1; result.requests === 0 && retry <= 3; retry++) {
+        log(`warning: ${scenario.id}: no answer in ${durationS} s, measuring again (${retry}/3)`);
+        result = await measureTarget(processes.get(scenario.target), urlOf(scenario), connections, durationS * 2 ** retry);
+      }
       if (scenario.cacheHit) {
         const after = await probe(urlOf(scenario), REQUEST_HEADERS);
         if (after.xCache !== 'HIT') log(`warning: ${scenario.id}: X-Cache ${after.xCache ?? 'absent'} after the load`);
@@ -124,20 +119,20 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
 
     if (options.warmupS > 0) {
       log(`warm-up: ${options.warmupS} s per scenario…`);
-      for (const scenario of SCENARIOS) await measure(scenario, options.warmupS);
+      for (const scenario of measured) await measure(scenario, options.warmupS);
     }
 
-    const rounds = new Map<ScenarioId, Measurement[]>(SCENARIOS.map((s) => [s.id, []]));
+    const rounds = new Map<ScenarioId, Measurement[]>(measured.map((s) => [s.id, []]));
     for (let round = 0; round < options.rounds; round++) {
-      for (const scenario of roundOrder(SCENARIOS, round, options.rounds)) {
+      for (const scenario of roundOrder(measured, round, options.rounds)) {
         const result = await measure(scenario, options.durationS);
         rounds.get(scenario.id)?.push(result);
         log(
-          `round ${round + 1}/${options.rounds} ${scenario.id.padEnd(18)} ${result.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  errors ${result.errors}`,
+          `round ${round + 1}/${options.rounds} ${scenario.id.padEnd(18)} ${result.reqPerSec.toFixed(0).padStart(7)} req/s  CPU ${(result.cpuUsPerRequest ?? Number.NaN).toFixed(0).padStart(4)} µs/req  promoted ${(result.promotedBytesPerRequest ?? Number.NaN).toFixed(0).padStart(5)} B/req  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  errors ${result.errors}`,
         );
       }
     }
-    const scenarios = SCENARIOS.map((s) => summarize(s.id, s.label, rounds.get(s.id) ?? []));
+    const scenarios = measured.map((s) => summarize(s.id, s.label, s.anchor, rounds.get(s.id) ?? []));
 
     // Latency without queueing: one connection, direct and pass-through alternated, median p50/p99.
     const passthroughScenario = SCENARIOS.find((s) => s.id === 'passthrough');
@@ -146,7 +141,7 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
     const single: Record<'direct' | 'passthrough', Measurement[]> = { direct: [], passthrough: [] };
     for (let round = 0; round < options.rounds; round++) {
       for (const scenario of round % 2 === 0 ? [directScenario, passthroughScenario] : [passthroughScenario, directScenario]) {
-        const result = await runLoad({ url: urlOf(scenario), headers: REQUEST_HEADERS, connections: 1, durationS: options.durationS / 2 });
+        const result = await measure(scenario, options.durationS / 2, 1);
         single[scenario.id as 'direct' | 'passthrough'].push(result);
         log(`one connection ${round + 1}/${options.rounds} ${scenario.id.padEnd(12)} p50 ${result.p50Ms.toFixed(3)} ms  p99 ${result.p99Ms.toFixed(3)} ms  errors ${result.errors}`);
       }
@@ -155,7 +150,7 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
     const unqueued: UnqueuedLatency = { connections: 1, direct: latencyOf(single.direct), passthrough: latencyOf(single.passthrough) };
 
     // RSS: the cache gateway with its cache filled to the default byte bound.
-    const cacheGateway = gateways.get('gw-cache');
+    const cacheGateway = processes.get('gw-cache');
     if (!cacheGateway) throw new Error('cache gateway missing');
     const defaults = parseConfig({ upstreams: { legacy: { baseUrl: 'http://127.0.0.1:1' } } });
     if (!defaults.ok) throw new Error(defaults.errors.join('\n'));
@@ -173,6 +168,7 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
     const rss: RssReading[] = [{ target: 'gw-cache', bytes: await cacheGateway.rss() }];
     for (const child of children) if (child !== cacheGateway) rss.push({ target: child.name, bytes: await child.rss() });
     const cacheRss = rss[0]?.bytes ?? Number.NaN;
+    const cacheBytes = defaults.config.cache.maxBytes;
 
     log('cache memory: 100,000 distinct pages into a 10 MB cache…');
     const cacheMemory = await measureCacheMemory();
@@ -192,7 +188,8 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
       },
       pages: { legacyBytes, api2Bytes: count(upstreams.info, 'api2Bytes'), mappedBytes, entries: count(upstreams.info, 'entries') },
       scenarios,
-      ratios: ratios(scenarios, cacheRss, options.connections, cacheFill.full),
+      ratios: ratios(scenarios, unqueued, { rssBytes: cacheRss, cacheBytes, cacheFull: cacheFill.full }),
+      notes: anchors.notes,
       unqueued,
       rss,
       cacheFill,

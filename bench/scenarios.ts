@@ -3,12 +3,39 @@
  * scenarios, each one target hit with `GET /recipes?title_kw=soup&pg=1&rpp=50&api_key=bench-key`.
  *
  * Every gateway logs to /dev/null (the whole pino path runs, the disk does not) except the
- * logging-off one; only the cache-hit gateway has its cache on (default size; a one-hour TTL so
- * the warmed page stays a HIT for the whole run).
+ * logging-off ones; only the cache-hit gateways have their cache on (default size; a one-hour TTL
+ * so the warmed page stays a HIT for the whole run). The anchors that log write the same kind of
+ * line to /dev/null the same way (bench/anchor-log.ts).
  */
-export type TargetId = 'upstream' | 'gw-legacy' | 'gw-legacy-nolog' | 'gw-api2' | 'gw-cache' | 'hono';
+export type TargetId =
+  | 'upstream'
+  | 'gw-legacy'
+  | 'gw-legacy-nolog'
+  | 'gw-api2'
+  | 'gw-cache'
+  | 'gw-cache-nolog'
+  | 'gw-legacy-2w'
+  | 'floor'
+  | 'floor-log'
+  | 'fastify'
+  | 'hono'
+  | 'hono-log'
+  | 'nginx';
 
-export type ScenarioId = 'direct' | 'passthrough' | 'passthrough-nolog' | 'api2-mapped' | 'cache-hit' | 'hono';
+export type ScenarioId =
+  | 'direct'
+  | 'passthrough'
+  | 'passthrough-nolog'
+  | 'api2-mapped'
+  | 'cache-hit'
+  | 'cache-hit-nolog'
+  | 'passthrough-2w'
+  | 'floor'
+  | 'floor-log'
+  | 'fastify'
+  | 'hono'
+  | 'hono-log'
+  | 'nginx';
 
 export interface Scenario {
   readonly id: ScenarioId;
@@ -16,15 +43,25 @@ export interface Scenario {
   readonly target: TargetId;
   /** Answers must carry `X-Cache: HIT` (the cache is warmed and probed first). */
   readonly cacheHit: boolean;
+  /** A reference the gateway is compared with, not the gateway. */
+  readonly anchor: boolean;
 }
 
+/** The anchors (bench/anchors.ts) beside the gateway scenarios, each its own process. */
 export const SCENARIOS: readonly Scenario[] = [
-  { id: 'direct', label: 'direct upstream', target: 'upstream', cacheHit: false },
-  { id: 'passthrough', label: 'gateway pass-through (legacy, log on)', target: 'gw-legacy', cacheHit: false },
-  { id: 'passthrough-nolog', label: 'gateway pass-through (legacy, log off)', target: 'gw-legacy-nolog', cacheHit: false },
-  { id: 'api2-mapped', label: 'api2-mapped search, cache off', target: 'gw-api2', cacheHit: false },
-  { id: 'cache-hit', label: 'cache hit (legacy, log on)', target: 'gw-cache', cacheHit: true },
-  { id: 'hono', label: 'bare Hono, same bytes from memory', target: 'hono', cacheHit: false },
+  { id: 'direct', label: 'direct upstream', target: 'upstream', cacheHit: false, anchor: true },
+  { id: 'passthrough', label: 'gateway pass-through (legacy, log on)', target: 'gw-legacy', cacheHit: false, anchor: false },
+  { id: 'passthrough-nolog', label: 'gateway pass-through (legacy, log off)', target: 'gw-legacy-nolog', cacheHit: false, anchor: false },
+  { id: 'api2-mapped', label: 'api2-mapped search, cache off', target: 'gw-api2', cacheHit: false, anchor: false },
+  { id: 'cache-hit', label: 'cache hit (legacy, log on)', target: 'gw-cache', cacheHit: true, anchor: false },
+  { id: 'cache-hit-nolog', label: 'cache hit (legacy, log off)', target: 'gw-cache-nolog', cacheHit: true, anchor: false },
+  { id: 'passthrough-2w', label: 'gateway pass-through, log on, 2 workers', target: 'gw-legacy-2w', cacheHit: false, anchor: false },
+  { id: 'floor', label: 'floor: Hono + undici dispatch', target: 'floor', cacheHit: false, anchor: true },
+  { id: 'floor-log', label: 'floor + one log line', target: 'floor-log', cacheHit: false, anchor: true },
+  { id: 'fastify', label: '@fastify/http-proxy', target: 'fastify', cacheHit: false, anchor: true },
+  { id: 'hono', label: 'bare Hono, same bytes from memory', target: 'hono', cacheHit: false, anchor: true },
+  { id: 'hono-log', label: 'bare Hono + one log line', target: 'hono-log', cacheHit: false, anchor: true },
+  { id: 'nginx', label: 'nginx proxy_pass', target: 'nginx', cacheHit: false, anchor: true },
 ];
 
 export const REQUEST_HEADERS: Readonly<Record<string, string>> = { accept: 'application/json' };
@@ -35,12 +72,12 @@ export interface UpstreamInfo {
   readonly caFile: string;
 }
 
-export type GatewayTarget = Exclude<TargetId, 'upstream' | 'hono'>;
-export const GATEWAY_TARGETS: readonly GatewayTarget[] = ['gw-legacy', 'gw-legacy-nolog', 'gw-api2', 'gw-cache'];
+export type GatewayTarget = 'gw-legacy' | 'gw-legacy-nolog' | 'gw-api2' | 'gw-cache' | 'gw-cache-nolog' | 'gw-legacy-2w';
+export const GATEWAY_TARGETS: readonly GatewayTarget[] = ['gw-legacy', 'gw-legacy-nolog', 'gw-api2', 'gw-cache', 'gw-cache-nolog', 'gw-legacy-2w'];
 
 /** The config document of each gateway under test (validated by parseConfig in the child). */
 export function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): Record<string, unknown> {
-  const log = { enabled: target !== 'gw-legacy-nolog', destination: '/dev/null' };
+  const log = { enabled: !target.endsWith('-nolog'), destination: '/dev/null' };
   const base = {
     listen: { host: '127.0.0.1', port: 0 },
     upstreams: { legacy: { baseUrl: upstreams.legacyOrigin } } as Record<string, unknown>,
@@ -51,6 +88,8 @@ export function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): R
     case 'gw-legacy':
     case 'gw-legacy-nolog':
       return base;
+    case 'gw-legacy-2w':
+      return { ...base, workers: 2 };
     case 'gw-api2':
       return {
         ...base,
@@ -58,6 +97,7 @@ export function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): R
         routes: { 'recipes.search': { mode: 'api2' } },
       };
     case 'gw-cache':
+    case 'gw-cache-nolog':
       return {
         ...base,
         cache: { enabled: true },

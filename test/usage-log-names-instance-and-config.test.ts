@@ -1,7 +1,7 @@
 /**
  * Every usage-log line names its origin, so a fleet's logs can be told apart and joined with the
  * config that produced them: `instance` (observability.instance, else HOSTNAME / POD_NAME, else
- * hostname:pid) and `config`, the version of the config in force, which a hot reload changes.
+ * hostname:pid) and `config`, the content hash of the config in force, which a hot reload changes.
  */
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -25,7 +25,7 @@ describe('the instance id of the usage log', () => {
 });
 
 describe('a usage-log line through a real gateway', () => {
-  it('carries the instance and the version of the config in force, before and after a reload', async () => {
+  it('carries the instance and the content hash of the config in force, before and after a reload', async () => {
     const sandbox = await startLegacySandbox();
     const file = join(await tempDir(), 'usage.log');
     const parsed = parseConfig({
@@ -38,10 +38,10 @@ describe('a usage-log line through a real gateway', () => {
     const gateway = await startGateway(parsed.config);
     const versions: string[] = [];
     try {
-      versions.push(String(gateway.version()));
+      versions.push(gateway.configHash());
       await send(gateway.httpOrigin, { target: '/recipes?any_kw=soup&api_key=sandbox-free-key', headers: { host: 'api.bigoven.com' } });
       await gateway.reload({ ...parsed.config, limits: { ...parsed.config.limits, maxUrlLength: parsed.config.limits.maxUrlLength + 1 } });
-      versions.push(String(gateway.version()));
+      versions.push(gateway.configHash());
       await send(gateway.httpOrigin, { target: '/recipes?any_kw=soup&api_key=sandbox-free-key', headers: { host: 'api.bigoven.com' } });
     } finally {
       await gateway.close();

@@ -48,6 +48,7 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'cache.redis.maxEntryBytes': "larger pages stay in L1 only; Redis's own `maxmemory` (allkeys-lru) bounds the total",
   'cache.edgeCacheApi': 'on the edge (workerd): the Workers Cache API as the shared tier of a data centre\'s isolates',
   'limits.readyDelayMs': 'SIGTERM/SIGINT: how long /readyz answers 503 while the listener still serves, before the drain (load balancers notice)',
+  workers: 'gateway processes (node:cluster workers sharing the listeners, each with its own pools and cache): a number, or `auto` for one per core; 1 by default (the container case: the orchestrator scales)',
   'cache.enabled': 'the search page cache',
   'cache.maxEntries': 'entry bound',
   'cache.maxBytes': 'byte bound (stored bytes, headers and keys)',

@@ -94,6 +94,11 @@ const BreakerSchema = z
 
 export const GatewayConfigSchema = z
   .object({
+    /**
+     * Processes answering on the listeners (node:cluster; src/node/cluster.ts). 1 (default) runs
+     * no cluster: in a container the orchestrator scales. `auto`: one per core the machine offers.
+     */
+    workers: z.union([z.number().int().min(1).max(256), z.literal('auto')]).default(1),
     listen: z
       .object({
         host: z.string().min(1).default('0.0.0.0'),

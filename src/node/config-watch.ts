@@ -30,7 +30,7 @@ export interface WatchOptions {
   readonly debounceMs?: number;
 }
 
-export function watchConfigFile(path: string, gateway: RunningGateway, options: WatchOptions = {}): ConfigWatch {
+export function watchConfigFile(path: string, gateway: Pick<RunningGateway, 'reload' | 'version' | 'configHash' | 'event'>, options: WatchOptions = {}): ConfigWatch {
   let lastText = '';
   let chain: Promise<unknown> = Promise.resolve();
 

@@ -113,7 +113,7 @@ export class Generations {
     if (cacheChanged) this.searchCache = createSearchCache(config, this.fleet);
     this.current = await this.build(config, previous.version + 1);
     void this.retire(previous);
-    const needsRestart: string[] = (['listen', 'observability'] as const).filter((key) => !same(config[key], previous.config[key]));
+    const needsRestart: string[] = (['listen', 'observability', 'workers'] as const).filter((key) => !same(config[key], previous.config[key]));
     if (!same(config.cache.redis, previous.config.cache.redis)) needsRestart.push('cache.redis');
     return { version: this.current.version, configHash: this.current.configHash, needsRestart };
   }

@@ -6,6 +6,7 @@
  *   npm start -- --sandbox             sandbox mode even when GATEWAY_CONFIG is set
  *   npm start -- --config FILE         real backends from FILE (or GATEWAY_CONFIG=FILE)
  *   npm start -- --config FILE --check-config   validate FILE and exit (0 valid, 1 invalid)
+ *   npm start -- --workers N|auto      N node:cluster workers (overrides `workers`; src/node/cluster.ts)
  *
  * PORT overrides the listen port in both modes; ADMIN_PORT the sandbox admin (metrics) port;
  * GATEWAY_HASH_KEY the key of the usage log's client and user hashes (`observability.hashKey`).
@@ -17,6 +18,7 @@
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../config/schema.js';
 import type { GatewayConfig } from '../config/schema.js';
+import { startCluster, workerCount } from './cluster.js';
 import { loadConfigFile } from './config-file.js';
 import { startGateway } from './server.js';
 import { describeStartFailure, unreadableFiles } from './start-failure.js';
@@ -28,6 +30,7 @@ async function main(): Promise<void> {
       'check-config': { type: 'boolean', default: false },
       sandbox: { type: 'boolean', default: false },
       api2: { type: 'boolean', default: false },
+      workers: { type: 'string' },
     },
   });
   const configPath = values.sandbox || values.api2 ? undefined : (values.config ?? (process.env['GATEWAY_CONFIG'] || undefined));
@@ -86,11 +89,17 @@ async function main(): Promise<void> {
     config = { ...config, observability: { ...config.observability, hashKey } };
   }
 
+  if (values.workers !== undefined) {
+    const workers = values.workers === 'auto' ? 'auto' : Number(values.workers);
+    if (workers !== 'auto' && !(Number.isInteger(workers) && workers >= 1 && workers <= 256)) return fail([`--workers: "auto" or a whole number from 1 to 256, got ${JSON.stringify(values.workers)}`]);
+    config = { ...config, workers };
+  }
   const unreadable = await unreadableFiles(config);
   if (unreadable.length > 0) return exitNow([unreadable.join('; ')]);
-  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  const workerTotal = workerCount(config.workers);
+  let gateway: Awaited<ReturnType<typeof startGateway>> | Awaited<ReturnType<typeof startCluster>>;
   try {
-    gateway = await startGateway(config);
+    gateway = workerTotal > 1 ? await startCluster(config, workerTotal) : await startGateway(config);
   } catch (error) {
     return exitNow([describeStartFailure(error)]);
   }

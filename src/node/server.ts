@@ -81,6 +81,8 @@ export interface StartOptions {
   readonly onRecord?: RecordSink;
   /** Also receives every shadow comparison (after the usage log, where it is a `msg: "shadow"` line). */
   readonly onShadow?: (record: ShadowRecord) => void;
+  /** false in a cluster worker: the primary serves the admin listener, metrics aggregated (src/node/cluster.ts). */
+  readonly serveAdmin?: boolean;
 }
 
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
@@ -133,7 +135,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   }
 
   let adminOrigin: string | undefined;
-  if (observability.adminListener) {
+  if (observability.adminListener && options.serveAdmin !== false) {
     const { routes, host, port } = observability.adminListener;
     const admin = createServer(nodeOptions, getRequestListener(createAdminApp(routes).fetch));
     servers.push(admin);

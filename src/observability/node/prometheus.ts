@@ -17,7 +17,8 @@
  * Label children are looked up once per label combination and kept, so a request costs a map
  * lookup, an increment and a histogram observation.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import cluster from 'node:cluster';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { UpstreamPoolStats } from '../../upstream/types.js';
 import type { RecordSink, RequestRecord } from '../../gateway/request-record.js';
 import type { MetricsEndpoint } from '../admin-routes.js';
@@ -63,6 +64,12 @@ export interface PrometheusOptions {
 export function createPrometheusMetrics(options: PrometheusOptions = {}): PrometheusMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (cluster.isWorker) {
+    // A cluster worker answers the primary's AggregatorRegistry with this registry (src/node/cluster.ts);
+    // constructing one installs prom-client's worker-side message listener.
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([registry]);
+  }
   const registers = [registry];
 
   const requests = new Counter({

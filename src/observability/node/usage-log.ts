@@ -28,6 +28,11 @@ export interface UsageLog {
    * it; its own `time` is dropped (pino writes one). The report counts these as other lines.
    */
   event(msg: string, fields: object): void;
+  /**
+   * Lines another process already wrote in this format (cluster workers, src/node/log-relay.ts),
+   * whole lines ending in a newline, queued as they are on this stream.
+   */
+  relay(lines: string): void;
   /** Writes what is queued. */
   flush(): Promise<void>;
   /** Lines dropped because the destination stalled. */
@@ -81,6 +86,9 @@ export function createUsageLog(config: ObservabilityConfig['log'], origin: () =>
       if (!info) return;
       const { time: _time, ...rest } = fields as Record<string, unknown>;
       logger.info({ ...origin(), ...rest }, msg);
+    },
+    relay(lines) {
+      destination.write(lines);
     },
     flush,
     dropped: () => dropped,

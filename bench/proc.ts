@@ -1,0 +1,71 @@
+/**
+ * What a process under test costs, read by the runner from /proc (Linux): CPU time (user + system)
+ * and RSS of a process and all its descendants (cluster workers, nginx workers), so every target
+ * is measured the same way, from outside, whatever runs inside it. `undefined` where there is no
+ * /proc (the runner then asks the child itself, bench/ipc.ts).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+
+export const HAS_PROC = existsSync('/proc/self/stat');
+
+let ticksPerSecond: number | undefined;
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+interface Stat {
+  readonly ppid: number;
+  readonly cpuTicks: number;
+  readonly rssPages: number;
+}
+
+/** Fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */
+function readStat(pid: number): Stat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    // After ')': state(0) ppid(1) … utime(11) stime(12) … rss(21), per proc(5).
+    return { ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]), rssPages: Number(fields[21]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The process and every descendant alive now. */
+function tree(root: number): Stat[] {
+  const stats = new Map<number, Stat>();
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid)) continue;
+    const stat = readStat(pid);
+    if (stat) stats.set(pid, stat);
+  }
+  const found: Stat[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.pop()!;
+    const stat = stats.get(pid);
+    if (!stat) continue;
+    found.push(stat);
+    for (const [child, s] of stats) if (s.ppid === pid) queue.push(child);
+  }
+  return found;
+}
+
+/** CPU (user + system) of the process tree so far, in µs (clock-tick resolution: 10 ms at 100 Hz). */
+export function treeCpuMicros(pid: number): number {
+  return (tree(pid).reduce((sum, s) => sum + s.cpuTicks, 0) * 1_000_000) / clockTicks();
+}
+
+/** Resident memory of the process tree, in bytes. */
+export function treeRssBytes(pid: number): number {
+  return tree(pid).reduce((sum, s) => sum + s.rssPages, 0) * 4096;
+}

@@ -1,0 +1,67 @@
+/**
+ * `npm run bench:profile -- [--target T] [--duration S] [--out DIR]`: one process under test
+ * (default gw-legacy: pass-through, log on; also gw-legacy-nolog, gw-cache, gw-cache-nolog, gw-api2,
+ * floor, floor-log, hono, hono-log) against the canned upstreams at 50 connections: 3 s of warm-up,
+ * then the CPU and allocation sampling profilers over `--duration` seconds of load (default 15),
+ * and a summary per part of the code in µs and bytes per request (bench/profile-summary.ts).
+ * Profiles are written to DIR (default .bench-profiles/), to open in Chrome DevTools.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { forkChild } from './children.js';
+import type { Child } from './children.js';
+import { measureTarget } from './measure.js';
+import { SEARCH_TARGET, cannedPages } from './pages.js';
+import { renderSummary, summarizeProfiles } from './profile-summary.js';
+import { GATEWAY_TARGETS, gatewayConfig } from './scenarios.js';
+import type { GatewayTarget, UpstreamInfo } from './scenarios.js';
+
+const ANCHORS: Readonly<Record<string, { entry: string; spec: (upstream: string) => unknown }>> = {
+  floor: { entry: './floor-child.ts', spec: (upstream) => ({ upstream, log: false }) },
+  'floor-log': { entry: './floor-child.ts', spec: (upstream) => ({ upstream, log: true }) },
+  hono: { entry: './hono-child.ts', spec: () => ({ log: false }) },
+  'hono-log': { entry: './hono-child.ts', spec: () => ({ log: true }) },
+};
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { target: { type: 'string', default: 'gw-legacy' }, duration: { type: 'string', default: '15' }, out: { type: 'string', default: '.bench-profiles' } } });
+  const target = values.target;
+  const durationS = Number(values.duration);
+  const dir = resolve(values.out);
+  await mkdir(dir, { recursive: true });
+  const children: Child[] = [];
+  try {
+    const upstreams = await forkChild('upstreams', './upstreams-child.ts', {});
+    children.push(upstreams);
+    const info = upstreams.info as Record<string, string>;
+    const upstreamInfo: UpstreamInfo = { legacyOrigin: info['legacyOrigin']!, api2Origin: info['api2Origin']!, caFile: info['caFile']! };
+    const anchor = ANCHORS[target];
+    const isGateway = (GATEWAY_TARGETS as readonly string[]).includes(target);
+    if (!anchor && !isGateway) throw new Error(`--target: one of ${[...GATEWAY_TARGETS, ...Object.keys(ANCHORS)].join(', ')}`);
+    const child = anchor
+      ? await forkChild(target, anchor.entry, anchor.spec(upstreamInfo.legacyOrigin), { gcTrace: true })
+      : await forkChild(target, './gateway-child.ts', { config: gatewayConfig(target as GatewayTarget, upstreamInfo) }, { gcTrace: true });
+    children.push(child);
+    const url = `${String(child.info['origin'])}${SEARCH_TARGET}`;
+    process.stderr.write(`${target}: warm-up 3 s, then ${durationS} s profiled…\n`);
+    await measureTarget(child, url, 50, 3);
+    await child.profile?.start();
+    const measured = await measureTarget(child, url, 50, durationS);
+    const files = (await child.profile?.stop(dir, `${target}-${Date.now()}`)) ?? [];
+    const [cpu, heap] = await Promise.all(files.map((file) => readFile(file, 'utf8').then((text) => JSON.parse(text) as never)));
+    const summary = summarizeProfiles(cpu!, heap!, measured.requests);
+    process.stdout.write(
+      `${renderSummary(target, summary, measured.cpuUsPerRequest ?? Number.NaN)}\n` +
+        `(${measured.requests} requests, ${measured.reqPerSec.toFixed(0)} req/s, promoted ${(measured.promotedBytesPerRequest ?? Number.NaN).toFixed(0)} B/request; page ${cannedPages().legacy.byteLength} B)\n` +
+        `profiles: ${files.join(', ')}\n`,
+    );
+  } finally {
+    await Promise.allSettled(children.map((child) => child.kill()));
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`profile failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
