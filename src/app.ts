@@ -21,6 +21,7 @@ import { gatewayError } from './http/gateway-error.js';
 import { compileTrustedProxies } from './http/trusted-proxies.js';
 import { hostGuard, hostMatcher } from './pipeline/host-guard.js';
 import { requestContext } from './pipeline/request-context.js';
+import { methodGuard } from './pipeline/method-guard.js';
 import { schemePolicy } from './pipeline/scheme-policy.js';
 import { createMappingMemory } from './api2/review-directory.js';
 import type { MappingMemory } from '../mappings/types.js';
@@ -81,6 +82,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
       details: logDetails ? { identifier: deps.identifier ?? identifierFromConfig(config.observability) } : undefined,
       emit: logDetails ? deps.emitRecord : undefined,
       guards: [
+        methodGuard,
         hostGuard(config.legacyHosts, config.acceptedHosts),
         schemePolicy(
           deps.runtime,

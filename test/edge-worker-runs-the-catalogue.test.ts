@@ -426,6 +426,15 @@ describe('edge entry in workerd: what reaches the upstream, and upstream failure
     expect(Object.keys(seen?.headers ?? {}).filter((name) => name.startsWith('cf-') || name === 'x-drop-me')).toEqual([]);
   });
 
+  it('answers TRACE with 405 and Allow itself, and never forwards it', async () => {
+    const before = upstream.requests.length;
+    const answer = await send(edge.origin, { method: 'TRACE', target: `/review/5?api_key=${FREE}`, headers: { ...J, authorization: 'Basic dTpw' } });
+    expect(answer.status).toBe(405);
+    expect(answer.headers['allow']).toBe('GET, HEAD, POST, PUT, DELETE');
+    expect(answer.headers['x-gateway-error']).toBe('method-not-allowed');
+    expect(upstream.requests.length).toBe(before);
+  });
+
   it('answers 504 when the upstream does not answer in time, 502 when it cannot be reached', async () => {
     const late = await send(edge.origin, { target: `/review/1?api_key=${FREE}`, headers: J });
     expect(late.status).toBe(504);
