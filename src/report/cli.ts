@@ -5,8 +5,8 @@
  * `npm run report -- --clickhouse URL [options]`: the same report, counted by SQL in ClickHouse.
  * `npm run report -- ingest --clickhouse URL FILES...`: loads usage logs into ClickHouse.
  */
-import { access, writeFile } from 'node:fs/promises';
-import { constants } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { firstUnreadable } from './read-lines.js';
 import { parseArgs } from 'node:util';
 import { renderHtml } from './render-html.js';
 import { renderText } from './render-text.js';
@@ -105,14 +105,10 @@ async function main(): Promise<number> {
     ...numberOption(values, 'min-agreement', 'minAgreement', 1, 1),
     ...numberOption(values, 'min-shadow', 'minShadowComparisons', 1),
   };
-  for (const input of positionals) {
-    if (input === '-') continue;
-    try {
-      await access(input, constants.R_OK);
-    } catch {
-      process.stderr.write(`cannot read ${input}\n`);
-      return 2;
-    }
+  const unreadable = await firstUnreadable(positionals);
+  if (unreadable !== undefined) {
+    process.stderr.write(`cannot read ${unreadable}\n`);
+    return 2;
   }
 
   const started = performance.now();

@@ -4,8 +4,7 @@
  * stderr, naming each malformed line it skipped (the first 100). Exit code 0 when everything was
  * read (malformed lines skipped included), 1 when ClickHouse failed, 2 for a usage error.
  */
-import { access } from 'node:fs/promises';
-import { constants } from 'node:fs';
+import { firstUnreadable } from './read-lines.js';
 import { ingest } from './sources/clickhouse-ingest.js';
 import type { ClickHouseTarget } from './sources/clickhouse-http.js';
 
@@ -19,14 +18,10 @@ export async function runIngest(target: ClickHouseTarget, table: string, inputs:
     process.stderr.write('--ttl-days: must be a whole number of days > 0\n');
     return 2;
   }
-  for (const input of inputs) {
-    if (input === '-') continue;
-    try {
-      await access(input, constants.R_OK);
-    } catch {
-      process.stderr.write(`cannot read ${input}\n`);
-      return 2;
-    }
+  const unreadable = await firstUnreadable(inputs);
+  if (unreadable !== undefined) {
+    process.stderr.write(`cannot read ${unreadable}\n`);
+    return 2;
   }
   const started = performance.now();
   const outcome = await ingest(target, table, inputs, days !== undefined ? { ttlDays: days } : {});

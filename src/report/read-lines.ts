@@ -3,7 +3,8 @@
  * the first bytes, not the name), in constant memory. A gzip stream that breaks off is reported
  * as an error after the lines read before it.
  */
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
@@ -83,4 +84,17 @@ async function decoded(source: Readable): Promise<AsyncIterable<Buffer>> {
     return compressed.pipe(gunzip);
   }
   return all();
+}
+
+/** The first input that cannot be read (`-`, stdin, always can), or undefined when all can. */
+export async function firstUnreadable(inputs: readonly string[]): Promise<string | undefined> {
+  for (const input of inputs) {
+    if (input === '-') continue;
+    try {
+      await access(input, constants.R_OK);
+    } catch {
+      return input;
+    }
+  }
+  return undefined;
 }
