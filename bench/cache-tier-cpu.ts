@@ -6,9 +6,8 @@
  * A real redis-server from PATH on a free loopback port, stopped after; skipped (said so) when
  * there is none, and with --smoke. Printed with the progress lines, not in the JSON report.
  */
+import { freePort } from './nginx.js';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { forkChild } from './children.js';
 import type { Child } from './children.js';
 import { runLoad } from './load.js';
@@ -21,13 +20,6 @@ import type { UpstreamInfo } from './scenarios.js';
 type Variant = 'l1-hit' | 'l1-hit-with-tier' | 'l2-hit-l1-cold';
 const VARIANTS: readonly Variant[] = ['l1-hit', 'l1-hit-with-tier', 'l2-hit-l1-cold'];
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function configFor(variant: Variant, upstream: UpstreamInfo, redisUrl: string): Record<string, unknown> {
   const redis = { url: redisUrl, hashKey: 'bench-shared-hash-key', commandTimeoutMs: 2_000 };

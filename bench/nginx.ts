@@ -20,7 +20,8 @@ export function findNginx(): string | undefined {
   return found.status === 0 && path ? path : undefined;
 }
 
-function freePort(): Promise<number> {
+/** A loopback port free at the time of asking. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

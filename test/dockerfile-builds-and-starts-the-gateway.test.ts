@@ -18,13 +18,12 @@
  * Not checked (needs an engine): the base image pull, `npm ci` from the registry, the `node`
  * user's permissions, the HEALTHCHECK timing.
  */
+import { freePort } from './support/started-process.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -125,13 +124,6 @@ function run(command: string, args: string[], options: { cwd: string; env?: Node
   });
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function waitForHealth(origin: string, child: ChildProcess, output: () => string): Promise<void> {
   for (let i = 0; i < 400; i++) {

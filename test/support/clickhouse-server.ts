@@ -3,11 +3,11 @@
  * `clickhouse` binary's `server` command) found on PATH or in /usr/sbin, /sbin, started on a free loopback HTTP port
  * with a minimal config in a temporary folder (data included), and stopped and removed after.
  */
+import { freePort } from './started-process.js';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -31,13 +31,6 @@ function command(): [string, string[]] {
   throw new Error('clickhouse-server is not installed (Debian package clickhouse-server; .ci/run installs it)');
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const users = `<yandex>
   <profiles><default></default></profiles>
@@ -105,3 +98,5 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
   clearTimeout(timer);
 }
+
+export { freePort };

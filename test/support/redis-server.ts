@@ -3,10 +3,9 @@
  * bounded memory with LRU eviction. It can be killed (SIGKILL, as a crash) and started again on
  * the same port, and is stopped by close().
  */
+import { freePort } from './started-process.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 
 export interface TestRedis {
@@ -21,13 +20,6 @@ export interface TestRedis {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function waitForPing(port: number): Promise<void> {
   const deadline = Date.now() + 20_000;
