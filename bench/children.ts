@@ -4,11 +4,13 @@
  */
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readGcTrace } from './gc-trace.js';
 import type { GcTrace } from './gc-trace.js';
 import type { ChildMessage, ParentMessage } from './ipc.js';
 import { HAS_PROC, treeCpuMicros, treeRssBytes } from './proc.js';
+import type { UpstreamInfo } from './scenarios.js';
 
 // Generous: a dozen children start at once, on a machine that may be busy.
 const START_TIMEOUT_MS = 120_000;
@@ -38,9 +40,12 @@ export interface ForkOptions {
 /** Compiled (npm run bench builds first): children run as plain JS, so RSS is the gateway's own. */
 const COMPILED = import.meta.url.endsWith('.js');
 
-/** Forks `bench/<entry>` with `spec` as its argument; resolves once it reports ready. */
+/**
+ * Forks `bench/<entry>` (or `entry` itself when it is an absolute path: another build, bench/ab.ts)
+ * with `spec` as its argument; resolves once it reports ready.
+ */
 export async function forkChild(name: string, entry: string, spec: unknown, options: ForkOptions = {}): Promise<Child> {
-  const file = fileURLToPath(new URL(COMPILED ? entry.replace(/\.ts$/, '.js') : entry, import.meta.url));
+  const file = isAbsolute(entry) ? entry : fileURLToPath(new URL(COMPILED ? entry.replace(/\.ts$/, '.js') : entry, import.meta.url));
   const child = fork(file, [JSON.stringify(spec)], {
     execArgv: [...(COMPILED ? [] : ['--import', 'tsx']), ...(options.execArgv ?? []), ...(options.gcTrace ? ['--trace-gc-nvp'] : [])],
     stdio: ['ignore', options.gcTrace ? 'pipe' : 'inherit', 'inherit', 'ipc'],
@@ -143,4 +148,11 @@ export function killChild(child: ChildProcess, graceMs = 3000): Promise<void> {
       child.kill('SIGKILL');
     }
   });
+}
+
+/** The canned upstreams (bench/upstreams-child.ts), and where they listen. */
+export async function forkUpstreams(): Promise<{ readonly child: Child; readonly info: UpstreamInfo }> {
+  const child = await forkChild('upstreams', './upstreams-child.ts', {});
+  const info = child.info as Record<string, string>;
+  return { child, info: { legacyOrigin: info['legacyOrigin']!, api2Origin: info['api2Origin']!, caFile: info['caFile']! } };
 }

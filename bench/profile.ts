@@ -9,13 +9,13 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { forkChild } from './children.js';
+import { forkChild, forkUpstreams } from './children.js';
 import type { Child } from './children.js';
 import { measureTarget } from './measure.js';
 import { SEARCH_TARGET, cannedPages } from './pages.js';
 import { renderSummary, summarizeProfiles } from './profile-summary.js';
 import { GATEWAY_TARGETS, gatewayConfig } from './scenarios.js';
-import type { GatewayTarget, UpstreamInfo } from './scenarios.js';
+import type { GatewayTarget } from './scenarios.js';
 
 const ANCHORS: Readonly<Record<string, { entry: string; spec: (upstream: string) => unknown }>> = {
   floor: { entry: './floor-child.ts', spec: (upstream) => ({ upstream, log: false }) },
@@ -32,10 +32,8 @@ async function main(): Promise<void> {
   await mkdir(dir, { recursive: true });
   const children: Child[] = [];
   try {
-    const upstreams = await forkChild('upstreams', './upstreams-child.ts', {});
+    const { child: upstreams, info: upstreamInfo } = await forkUpstreams();
     children.push(upstreams);
-    const info = upstreams.info as Record<string, string>;
-    const upstreamInfo: UpstreamInfo = { legacyOrigin: info['legacyOrigin']!, api2Origin: info['api2Origin']!, caFile: info['caFile']! };
     const anchor = ANCHORS[target];
     const isGateway = (GATEWAY_TARGETS as readonly string[]).includes(target);
     if (!anchor && !isGateway) throw new Error(`--target: one of ${[...GATEWAY_TARGETS, ...Object.keys(ANCHORS)].join(', ')}`);

@@ -1,0 +1,133 @@
+/**
+ * `npm run bench:ab -- [--base REF] [--rounds N] [--duration S] [--connections N] [--json FILE]`:
+ * this checkout's gateway against the gateway of another commit (default HEAD, so uncommitted
+ * work is measured against its own base), in the same run, in alternating rounds (A B, then B A),
+ * for pass-through and cache hit, log on. Prints the CPU µs per request of each (median, min-max),
+ * the ratio this/base, req/s and promoted bytes per request.
+ *
+ * The base is exported with `git archive` into .bench-ab/<commit>/, compiled there with its own
+ * tsconfig.bench.json against this checkout's node_modules (same libraries for both sides), and
+ * started from its own bench/gateway-child.js with the same config document.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { forkChild, forkUpstreams } from './children.js';
+import type { Child } from './children.js';
+import type { Measurement } from './load.js';
+import { measureTarget } from './measure.js';
+import { SEARCH_TARGET } from './pages.js';
+import { closeProbes, probe } from './probe.js';
+import { REQUEST_HEADERS, gatewayConfig } from './scenarios.js';
+import type { GatewayTarget } from './scenarios.js';
+
+const SCENARIOS: ReadonlyArray<{ readonly target: GatewayTarget; readonly label: string; readonly hit: boolean }> = [
+  { target: 'gw-legacy', label: 'pass-through, log on', hit: false },
+  { target: 'gw-cache', label: 'cache hit, log on', hit: true },
+];
+
+const { values } = parseArgs({
+  options: {
+    base: { type: 'string', default: 'HEAD' },
+    rounds: { type: 'string', default: '6' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '50' },
+    json: { type: 'string' },
+  },
+});
+const rounds = Number(values.rounds);
+const durationS = Number(values.duration);
+const connections = Number(values.connections);
+const say = (text: string): void => void process.stderr.write(`${text}\n`);
+
+/** The base commit, exported and compiled once per commit; returns its gateway child's path. */
+function buildBase(ref: string): { commit: string; entry: string } {
+  const root = resolve('.');
+  const commit = execFileSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], { encoding: 'utf8' }).trim();
+  const dir = join(root, '.bench-ab', commit);
+  const entry = join(dir, '.bench-build', 'bench', 'gateway-child.js');
+  if (existsSync(entry)) return { commit, entry };
+  say(`exporting and compiling ${commit.slice(0, 12)} into ${dir}…`);
+  mkdirSync(dir, { recursive: true });
+  execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C "${dir}"`]);
+  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  try {
+    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.bench.json'], { cwd: dir, stdio: 'ignore' });
+  } catch {
+    // Type errors against today's libraries still emit JavaScript; only a missing child is fatal.
+  }
+  if (!existsSync(entry)) throw new Error(`${ref}: no bench/gateway-child.js after compiling ${dir}`);
+  return { commit, entry };
+}
+
+const median = (xs: readonly number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+async function main(): Promise<void> {
+  const base = buildBase(values.base);
+  const children: Child[] = [];
+  try {
+    const { child: upstreams, info: upstreamInfo } = await forkUpstreams();
+    children.push(upstreams);
+    const sides = ['base', 'this'] as const;
+    const gateways = new Map<string, Child>();
+    for (const { target } of SCENARIOS) {
+      for (const side of sides) {
+        const entry = side === 'base' ? base.entry : './gateway-child.ts';
+        const child = await forkChild(`${side} ${target}`, entry, { config: gatewayConfig(target, upstreamInfo) }, { gcTrace: true });
+        children.push(child);
+        gateways.set(`${side} ${target}`, child);
+      }
+    }
+    const urlOf = (key: string): string => `${gateways.get(key)!.info['origin']}${SEARCH_TARGET}`;
+    const results = new Map<string, Measurement[]>();
+    const measure = async (key: string, hit: boolean, seconds: number): Promise<Measurement> => {
+      if (hit) for (let i = 0; i < 3; i++) await probe(urlOf(key), REQUEST_HEADERS);
+      return measureTarget(gateways.get(key), urlOf(key), connections, seconds);
+    };
+    for (const key of gateways.keys()) await measure(key, key.endsWith('gw-cache'), 1);
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? sides : ([...sides].reverse() as readonly string[]);
+      for (const { target, hit } of SCENARIOS) {
+        for (const side of order) {
+          const key = `${side} ${target}`;
+          const result = await measure(key, hit, durationS);
+          results.set(key, [...(results.get(key) ?? []), result]);
+          say(`round ${round + 1}/${rounds} ${key.padEnd(16)} CPU ${result.cpuUsPerRequest!.toFixed(0).padStart(4)} µs/req  ${result.reqPerSec.toFixed(0).padStart(6)} req/s  promoted ${result.promotedBytesPerRequest!.toFixed(0)} B/req`);
+        }
+      }
+    }
+    const rows = SCENARIOS.map(({ target, label }) => {
+      const of = (side: string) => {
+        const runs = results.get(`${side} ${target}`)!;
+        const cpu = runs.map((r) => r.cpuUsPerRequest!);
+        return {
+          cpuUs: median(cpu),
+          cpuMin: Math.min(...cpu),
+          cpuMax: Math.max(...cpu),
+          reqPerSec: median(runs.map((r) => r.reqPerSec)),
+          promotedBytes: median(runs.map((r) => r.promotedBytesPerRequest!)),
+        };
+      };
+      const [b, t] = [of('base'), of('this')];
+      return { scenario: label, base: b, this: t, ratio: t.cpuUs / b.cpuUs };
+    });
+    console.log(`\nbase ${base.commit.slice(0, 12)} (${values.base}) vs this checkout; ${rounds} rounds of ${durationS} s, ${connections} connections, alternating`);
+    console.log('| scenario | base CPU µs/req (min-max) | this CPU µs/req (min-max) | this/base | req/s base / this | promoted B/req base / this |');
+    console.log('|---|---|---|---|---|---|');
+    for (const row of rows) {
+      const cell = (s: typeof row.base) => `${s.cpuUs.toFixed(0)} (${s.cpuMin.toFixed(0)}-${s.cpuMax.toFixed(0)})`;
+      console.log(`| ${row.scenario} | ${cell(row.base)} | ${cell(row.this)} | ${row.ratio.toFixed(2)}x | ${row.base.reqPerSec.toFixed(0)} / ${row.this.reqPerSec.toFixed(0)} | ${row.base.promotedBytes.toFixed(0)} / ${row.this.promotedBytes.toFixed(0)} |`);
+    }
+    if (values.json) writeFileSync(values.json, `${JSON.stringify({ base: base.commit, ref: values.base, rounds, durationS, connections, rows }, null, 2)}\n`);
+  } finally {
+    await closeProbes();
+    await Promise.all(children.map((child) => child.kill()));
+  }
+}
+
+await main();
