@@ -11,6 +11,7 @@
  * built around Express's request objects and still depends on ipaddr.js 1.x.
  */
 import ipaddr from 'ipaddr.js';
+import { LRUCache } from 'lru-cache';
 
 export type PeerMatcher = (address: string) => boolean;
 
@@ -46,19 +47,42 @@ export function isAddressOrRange(entry: string): boolean {
   return parseRange(entry) !== null;
 }
 
+/**
+ * Peer addresses repeat (keep-alive clients, the load balancer's few addresses), and parsing one
+ * costs ipaddr.js several µs (more when it is not an address): each answer about an address is
+ * kept for the next requests, for a bounded number of addresses.
+ */
+const REMEMBERED_ADDRESSES = 4096;
+
+const unmapped = new LRUCache<string, string>({ max: REMEMBERED_ADDRESSES });
+
 /** The address without an IPv4-mapped prefix (`::ffff:10.0.0.1` → `10.0.0.1`); others unchanged. */
 export function unmapIpv4(address: string): string {
-  const parsed = parseAddress(address);
-  return parsed && parsed.kind() === 'ipv4' && address.includes(':') ? parsed.toString() : address;
+  let known = unmapped.get(address);
+  if (known === undefined) {
+    const parsed = parseAddress(address);
+    known = parsed && parsed.kind() === 'ipv4' && address.includes(':') ? parsed.toString() : address;
+    unmapped.set(address, known);
+  }
+  return known;
 }
 
 export function compileTrustedProxies(entries: readonly string[]): PeerMatcher {
   const ranges = entries.map(parseRange).filter((range): range is Range => range !== null);
   if (ranges.length === 0) return () => false;
-  return (peer) => {
+  const trusted = new LRUCache<string, boolean>({ max: REMEMBERED_ADDRESSES });
+  const match = (peer: string): boolean => {
     const address = parseAddress(peer);
     if (!address) return false;
     const kind = address.kind();
     return ranges.some(([base, bits]) => base.kind() === kind && address.match(base, bits));
+  };
+  return (peer) => {
+    let known = trusted.get(peer);
+    if (known === undefined) {
+      known = match(peer);
+      trusted.set(peer, known);
+    }
+    return known;
   };
 }
