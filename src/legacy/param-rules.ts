@@ -26,6 +26,30 @@ function rule<T>(text: string, schema: z.ZodType<T, string>, render?: (value: T)
   return render ? { rule: text, schema, render } : { rule: text, schema };
 }
 
+export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false };
+
+const REMEMBERED_PER_RULE = 1024;
+const remembered = new WeakMap<ParamRule, Map<string, Checked<unknown>>>();
+const REFUSED: Checked<never> = { ok: false };
+
+/**
+ * A raw text checked against a rule. The same texts come again and again (`pg=1`, `rpp=10`, a
+ * popular keyword) and a zod parse costs a few µs, so each rule remembers its last answers (a
+ * rule is a pure function of the text): up to 1,024 texts per rule, forgotten all at once when full.
+ */
+export function checkRaw<T>(paramRule: ParamRule<T>, raw: string): Checked<T> {
+  let answers = remembered.get(paramRule);
+  if (!answers) remembered.set(paramRule, (answers = new Map()));
+  let answer = answers.get(raw);
+  if (answer === undefined) {
+    const parsed = paramRule.schema.safeParse(raw);
+    answer = parsed.success ? { ok: true, value: parsed.data } : REFUSED;
+    if (answers.size >= REMEMBERED_PER_RULE) answers.clear();
+    answers.set(raw, answer);
+  }
+  return answer as Checked<T>;
+}
+
 export const positiveId = rule(
   `be a whole number from 1 to ${MAX_ID}`,
   z

@@ -27,6 +27,7 @@
 import type { ParamSpec } from '../catalogue/operations.js';
 import type { RouteMatch } from '../catalogue/route-table.js';
 import { parseBasic } from '../legacy/credentials.js';
+import { checkRaw } from '../legacy/param-rules.js';
 import type { BasicCredentials } from '../legacy/credentials.js';
 import type { FieldError } from '../legacy/params.js';
 import { readBodyParams } from './body-params.js';
@@ -110,14 +111,14 @@ export function canonicalise(match: RouteMatch, parts: RequestParts, unknown: Un
       if (spec.required) errors.push({ field: spec.name, message: `${spec.name} is required` });
       continue;
     }
-    const parsed = spec.rule.schema.safeParse(raw);
-    if (!parsed.success) {
+    const parsed = checkRaw(spec.rule, raw);
+    if (!parsed.ok) {
       errors.push({ field: spec.name, message: `${spec.name} must ${spec.rule.rule}` });
       continue;
     }
-    values[spec.name] = parsed.data;
+    values[spec.name] = parsed.value;
     const json = (given as BodyPair | undefined)?.json;
-    params.push({ spec, value: parsed.data, text: textOf(spec, parsed.data), carriedIn: found.carriedIn, ...(json !== undefined && found.carriedIn === 'body' ? { json } : {}) });
+    params.push({ spec, value: parsed.value, text: textOf(spec, parsed.value), carriedIn: found.carriedIn, ...(json !== undefined && found.carriedIn === 'body' ? { json } : {}) });
   }
   if (unknown === 'reject') errors.push(...unknownNames(operation.params, query, body.pairs));
   if (errors.length > 0) return invalid(errors);
