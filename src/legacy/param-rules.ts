@@ -29,13 +29,16 @@ function rule<T>(text: string, schema: z.ZodType<T, string>, render?: (value: T)
 export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false };
 
 const REMEMBERED_PER_RULE = 1024;
+/** Longer texts are checked every time: the memory stays under 1,024 × 64 characters per rule. */
+const REMEMBERED_TEXT_LENGTH = 64;
 const remembered = new WeakMap<ParamRule, Map<string, Checked<unknown>>>();
 const REFUSED: Checked<never> = { ok: false };
 
 /**
  * A raw text checked against a rule. The same texts come again and again (`pg=1`, `rpp=10`, a
  * popular keyword) and a zod parse costs a few µs, so each rule remembers its last answers (a
- * rule is a pure function of the text): up to 1,024 texts per rule, forgotten all at once when full.
+ * rule is a pure function of the text): up to 1,024 texts of at most 64 characters per rule,
+ * forgotten all at once when full.
  */
 export function checkRaw<T>(paramRule: ParamRule<T>, raw: string): Checked<T> {
   let answers = remembered.get(paramRule);
@@ -44,6 +47,7 @@ export function checkRaw<T>(paramRule: ParamRule<T>, raw: string): Checked<T> {
   if (answer === undefined) {
     const parsed = paramRule.schema.safeParse(raw);
     answer = parsed.success ? { ok: true, value: parsed.data } : REFUSED;
+    if (raw.length > REMEMBERED_TEXT_LENGTH) return answer as Checked<T>;
     if (answers.size >= REMEMBERED_PER_RULE) answers.clear();
     answers.set(raw, answer);
   }
