@@ -46,7 +46,8 @@ export function checkRaw<T>(paramRule: ParamRule<T>, raw: string): Checked<T> {
   let answer = answers.get(raw);
   if (answer === undefined) {
     const parsed = paramRule.schema.safeParse(raw);
-    answer = parsed.success ? { ok: true, value: parsed.data } : REFUSED;
+    // Frozen: the one value is handed to every request that sends this text.
+    answer = parsed.success ? { ok: true, value: Object.freeze(parsed.data) } : REFUSED;
     if (raw.length > REMEMBERED_TEXT_LENGTH) return answer as Checked<T>;
     if (answers.size >= REMEMBERED_PER_RULE) answers.clear();
     answers.set(raw, answer);
