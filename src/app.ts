@@ -17,7 +17,7 @@ import type { AdminRoutes } from './observability/admin-routes.js';
 import { identifierFromConfig } from './observability/identity.js';
 import type { Identifier } from './observability/identity.js';
 import type { RecordEmitter } from './observability/record-emitter.js';
-import { gatewayError } from './http/gateway-error.js';
+import { gatewayErrorResponse } from './http/gateway-error.js';
 import { compileTrustedProxies } from './http/trusted-proxies.js';
 import { hostGuard, hostMatcher } from './pipeline/host-guard.js';
 import { requestContext } from './pipeline/request-context.js';
@@ -100,7 +100,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
     const record = c.get('record') as GatewayEnv['Variables']['record'] | undefined;
     if (record) record.error = 'internal';
     console.error(JSON.stringify({ level: 'error', msg: 'unhandled gateway error', error: String(error) }));
-    return gatewayError(500, 'internal', 'The gateway failed to answer this request.', true);
+    return gatewayErrorResponse(500, 'internal', 'The gateway failed to answer this request.', true);
   });
 
   return app;

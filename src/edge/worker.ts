@@ -30,7 +30,7 @@ import type { EdgeCache } from './cache-api-tier.js';
 import { parseConfig } from '../config/schema.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { GatewayEnv } from '../gateway/env.js';
-import { gatewayError } from '../http/gateway-error.js';
+import { gatewayErrorResponse } from '../http/gateway-error.js';
 import { createFetchUpstream } from '../upstream/fetch-client.js';
 import type { UpstreamClient } from '../upstream/types.js';
 import { createConsoleSink, edgeOrigin, logLine } from './log.js';
@@ -156,7 +156,7 @@ export default {
     const gateway = edgeGateway(env);
     if (!gateway.ok) {
       const json = /application\/json/i.test(request.headers.get('accept') ?? '');
-      return gatewayError(500, 'internal', 'The gateway is not configured: its GATEWAY_CONFIG binding is missing or invalid (see the log).', json);
+      return gatewayErrorResponse(500, 'internal', 'The gateway is not configured: its GATEWAY_CONFIG binding is missing or invalid (see the log).', json);
     }
     const answer = gateway.app.fetch(request, env, ctx as Parameters<Hono<GatewayEnv>['fetch']>[2]);
     const tier = gateway.tier;

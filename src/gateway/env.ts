@@ -34,11 +34,6 @@ export interface RuntimeBindings {
    * them through the Fetch API (on @hono/node-server that builds a Headers object per request).
    */
   requestHeaders?(c: Context): Record<string, string>;
-  /**
-   * Sets a header on the answer without touching the Response object. Optional: without it the
-   * core sets it on the Response (on @hono/node-server that leaves the adapter's fastest path).
-   */
-  setResponseHeader?(c: Context, name: string, value: string): void;
   /** The request target already normalised by the runtime (src/http/target.ts), when it did. */
   normalisedTarget?(c: Context): { path: string; query: string } | undefined;
   /**

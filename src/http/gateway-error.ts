@@ -5,8 +5,8 @@
  */
 import type { FieldError } from '../legacy/params.js';
 import { renderError } from '../legacy/render.js';
-import { utf8Length } from '../observability/measure.js';
-import { buildAnswer } from './answer.js';
+import { answer, toResponse } from './answer.js';
+import type { Answer } from './answer.js';
 
 export type GatewayErrorCode =
   | 'bad-target'
@@ -34,8 +34,13 @@ export function gatewayError(
   message: string,
   json: boolean,
   fieldErrors?: readonly FieldError[],
-): Response {
+): Answer {
   const rendered = renderError(status, message, json, fieldErrors);
   const headers = { 'content-type': rendered.contentType, 'x-gateway-error': code, 'cache-control': 'no-store', vary: 'Accept' };
-  return buildAnswer(status, headers, rendered.body, utf8Length(rendered.body));
+  return answer(status, headers, rendered.body);
+}
+
+/** The same, as a Response: for what answers outside the pipeline (the Node listener, Hono's onError, the edge worker). */
+export function gatewayErrorResponse(...args: Parameters<typeof gatewayError>): Response {
+  return toResponse(gatewayError(...args));
 }

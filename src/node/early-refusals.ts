@@ -6,11 +6,11 @@
  *   drops the others from `req.headers`, so only `rawHeaders` can tell.
  */
 import type { IncomingMessage } from 'node:http';
-import { gatewayError } from '../http/gateway-error.js';
+import { gatewayErrorResponse } from '../http/gateway-error.js';
 
 export function refuseEarly(req: IncomingMessage, json: boolean): Response | undefined {
   if (hostHeaders(req.rawHeaders) > 1) {
-    return gatewayError(400, 'bad-target', 'The request is refused: it carries more than one Host header.', json);
+    return gatewayErrorResponse(400, 'bad-target', 'The request is refused: it carries more than one Host header.', json);
   }
   return undefined;
 }

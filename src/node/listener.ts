@@ -13,7 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { gatewayError } from '../http/gateway-error.js';
+import { gatewayErrorResponse } from '../http/gateway-error.js';
 import { singleValue } from '../http/headers.js';
 import { normaliseTarget } from '../http/target.js';
 import { wantsJson } from '../legacy/render.js';
@@ -73,10 +73,10 @@ export function createNodeListener(app: FetchTarget, options: ListenerOptions) {
     if (early) return refuse(early);
     if (target[0] !== '/') {
       const absolute = ABSOLUTE_FORM.exec(target);
-      if (!absolute) return refuse(gatewayError(400, 'bad-target', 'The request target is refused: it is neither a path nor an http(s) URL.', json));
+      if (!absolute) return refuse(gatewayErrorResponse(400, 'bad-target', 'The request target is refused: it is neither a path nor an http(s) URL.', json));
       const authority = absolute[2] ?? '';
       if (authority.includes('@') || !isLegacyHost(authority)) {
-        return refuse(gatewayError(421, 'misdirected', 'Misdirected request: this gateway only proxies the legacy service hosts.', json));
+        return refuse(gatewayErrorResponse(421, 'misdirected', 'Misdirected request: this gateway only proxies the legacy service hosts.', json));
       }
       const rest = absolute[3] ?? '';
       target = rest.startsWith('/') ? rest : `/${rest}`;
@@ -85,11 +85,11 @@ export function createNodeListener(app: FetchTarget, options: ListenerOptions) {
     }
     const host = req.headers.host;
     if (!host || !VALID_HOST.test(host)) {
-      return refuse(gatewayError(400, 'bad-target', 'The request is refused: its Host header is missing or not a host name.', json));
+      return refuse(gatewayErrorResponse(400, 'bad-target', 'The request is refused: its Host header is missing or not a host name.', json));
     }
     const checked = normaliseTarget(target, options.maxUrlLength);
     if (!checked.ok) {
-      return refuse(gatewayError(checked.status, 'bad-target', `The request target is refused: ${checked.reason}.`, json));
+      return refuse(gatewayErrorResponse(checked.status, 'bad-target', `The request target is refused: ${checked.reason}.`, json));
     }
     (req as CheckedRequest)[CHECKED] = { target: { path: checked.path, query: checked.query }, absoluteForm };
     void honoListener(req, res);

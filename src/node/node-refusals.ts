@@ -16,7 +16,6 @@ import type { HttpBindings } from '@hono/node-server';
 import type { GatewayConfig } from '../config/schema.js';
 import { singleValue } from '../http/headers.js';
 import { renderError, wantsJson } from '../legacy/render.js';
-import { emitAfterWrite } from '../observability/node/emit-after-write.js';
 import type { RecordEmitter } from '../observability/record-emitter.js';
 import { finishRefusal, startRefusal } from '../observability/refusal-record.js';
 import type { Refusal, RefusalObserver } from '../observability/refusal-record.js';
@@ -58,7 +57,7 @@ export const emitAnsweredByNode: RecordEmitter = (c, record, sink) => {
     record.error = told.code;
     record.bytesOut = told.bytesOut;
   }
-  emitAfterWrite(c, record, sink);
+  sink(record);
 };
 
 /**

@@ -55,8 +55,4 @@ export const nodeRuntime: RuntimeBindings = {
   defer() {
     // The work is already running and the process outlives the answer: nothing to hold open.
   },
-  setResponseHeader(c: Context, name: string, value: string) {
-    const outgoing = (c.env as HttpBindings).outgoing;
-    if (!outgoing.headersSent) outgoing.setHeader(name, value);
-  },
 };

@@ -1,7 +1,7 @@
 /**
- * When a finished request record goes to the sink. The core hands it over as soon as the answer
- * is ready; a runtime may instead wait until the answer has been written, to count the bytes of
- * answers without a Content-Length (src/observability/node/emit-after-write.ts).
+ * How a finished request record goes to the sink. The core hands it over as soon as the answer
+ * is ready (every answer knows its size: src/http/answer.ts); a runtime may first correct it with
+ * what it alone knows (on Node, an answer Node wrote itself: src/node/node-refusals.ts).
  */
 import type { Context } from 'hono';
 import type { RecordSink, RequestRecord } from '../gateway/request-record.js';

@@ -15,14 +15,15 @@ import { gatewayError } from '../http/gateway-error.js';
 import { renderLegacy } from '../legacy/render.js';
 import { ANSWER_SCHEMAS } from '../legacy/records.js';
 import { upstreamFailure } from '../proxy/pass-through.js';
-import { buildAnswer } from '../http/answer.js';
+import { answer } from '../http/answer.js';
+import type { Answer } from '../http/answer.js';
 import { UpstreamError } from '../upstream/types.js';
-
-const encoder = new TextEncoder();
 import type { Api2Exchange } from '../api2/port.js';
 
+const encoder = new TextEncoder();
+
 export interface Api2Outcome {
-  readonly response: Response;
+  readonly answer: Answer;
   /** A short reason for the request record when the answer is an error. */
   readonly error?: string;
 }
@@ -43,31 +44,31 @@ export async function answerThroughApi2(
   json: boolean,
 ): Promise<Api2Outcome> {
   try {
-    const answer = await mapping.run({ operation: operation.id, values }, exchange.port, context);
+    const mapped = await mapping.run({ operation: operation.id, values }, exchange.port, context);
     const shape = operation.answer;
-    if (answer.status === 204 || answer.body === null) return { response: new Response(null, { status: 204 }) };
-    const rendered = renderLegacy(answer.status, answer.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem, ANSWER_SCHEMAS[operation.id]);
+    if (mapped.status === 204 || mapped.body === null) return { answer: answer(204, {}) };
+    const rendered = renderLegacy(mapped.status, mapped.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem, ANSWER_SCHEMAS[operation.id]);
     const headers = { 'content-type': rendered.contentType, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) };
     // Encoded once here: the byte count is then known, and the runtime writes the bytes as they are.
     const body = encoder.encode(rendered.body);
-    return { response: buildAnswer(rendered.status, headers, body, body.byteLength) };
+    return { answer: answer(rendered.status, headers, body) };
   } catch (error) {
     if (error instanceof Api2StatusError) {
       const status = legacyStatusOf(error.status);
       const message = error.api2Message ?? `api2 refused the request (${error.status}).`;
-      return { response: gatewayError(status, 'api2-status', message, json), error: `api2-status-${error.status}` };
+      return { answer: gatewayError(status, 'api2-status', message, json), error: `api2-status-${error.status}` };
     }
     if (error instanceof Api2ShapeError) {
       return {
-        response: gatewayError(502, 'api2-schema', `Bad gateway: ${error.message} (${operation.id}).`, json),
+        answer: gatewayError(502, 'api2-schema', `Bad gateway: ${error.message} (${operation.id}).`, json),
         error: `api2-schema ${error.call} ${error.path}`,
       };
     }
     if (error instanceof MappingRefusal) {
-      return { response: gatewayError(error.status, 'not-mappable', error.message, json), error: 'not-mappable' };
+      return { answer: gatewayError(error.status, 'not-mappable', error.message, json), error: 'not-mappable' };
     }
     if (error instanceof UpstreamError) {
-      return { response: upstreamFailure(error, { label: operation.id, write: !operation.safe, json }), error: `upstream-${error.failure}` };
+      return { answer: upstreamFailure(error, { label: operation.id, write: !operation.safe, json }), error: `upstream-${error.failure}` };
     }
     throw error;
   }

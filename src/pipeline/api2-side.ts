@@ -26,7 +26,7 @@ export async function callApi2(
   // The api key goes into a header: one that cannot be a header value (CR, LF, NUL, beyond
   // Latin-1) is no key api2 could know. Refused here, it never counts against api2's breaker.
   if (!HEADER_SAFE.test(request.apiKey)) {
-    return { response: gatewayError(403, 'unauthenticated', 'Authentication failed: unknown api_key.', request.json), side: 'api2', upstreamMs: 0, error: 'unauthenticated' };
+    return { answer: gatewayError(403, 'unauthenticated', 'Authentication failed: unknown api_key.', request.json), side: 'api2', upstreamMs: 0, error: 'unauthenticated' };
   }
   const exchange = openApi2Exchange(
     api2,
@@ -36,5 +36,5 @@ export async function callApi2(
     { 'x-forwarded-for': request.forwarded.clientChain },
   );
   const outcome = await answerThroughApi2(request.match.operation, mapping, request.values, exchange, parts.mappingContext, request.json);
-  return { response: outcome.response, side: 'api2', upstreamMs: exchange.upstreamMs(), error: outcome.error };
+  return { answer: outcome.answer, side: 'api2', upstreamMs: exchange.upstreamMs(), error: outcome.error };
 }

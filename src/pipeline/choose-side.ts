@@ -40,9 +40,9 @@ export async function answerFromSide(parts: PipelineParts, request: CanonicalReq
   const mapping = mappingFor(operation.id);
   if (side === 'legacy' || !mapping) return callLegacy(parts, request, legacy);
   const attempt = await callApi2(parts, request, mapping, legacy.signal);
-  if (attempt.response.status >= 500 && operation.safe && parts.config.routes[operation.id]?.fallback === true) {
+  if (attempt.answer.status >= 500 && operation.safe && parts.config.routes[operation.id]?.fallback === true) {
     const rescued = await callLegacy(parts, request, legacy);
-    return { ...rescued, upstreamMs: rescued.upstreamMs + attempt.upstreamMs, error: `fallback: ${attempt.error ?? attempt.response.status}`, fallback: true };
+    return { ...rescued, upstreamMs: rescued.upstreamMs + attempt.upstreamMs, error: `fallback: ${attempt.error ?? attempt.answer.status}`, fallback: true };
   }
   return attempt;
 }

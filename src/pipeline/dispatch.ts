@@ -17,6 +17,8 @@ import type { RouteMatch } from '../catalogue/route-table.js';
 import { routeMode } from '../config/schema.js';
 import type { GatewayEnv } from '../gateway/env.js';
 import type { RequestRecord } from '../gateway/request-record.js';
+import { answer } from '../http/answer.js';
+import type { Answer } from '../http/answer.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { wantsJson } from '../legacy/render.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
@@ -32,7 +34,7 @@ import { withShadow } from './shadow-stage.js';
 
 export type { PipelineParts as DispatchParts, Upstreams } from './parts.js';
 
-export function dispatch(parts: PipelineParts): (c: Context<GatewayEnv>) => Response | Promise<Response> {
+export function dispatch(parts: PipelineParts): (c: Context<GatewayEnv>) => Answer | Promise<Answer> {
   const { config } = parts;
   return (c) => {
     const headers = c.get('headers');
@@ -56,7 +58,7 @@ export function dispatch(parts: PipelineParts): (c: Context<GatewayEnv>) => Resp
         // The client went away (or Node's request timeout cut it) while sending its body: nobody
         // will read an answer, and nothing was sent upstream. Not a gateway failure.
         record.error = 'client-gone';
-        return new Response(null, { status: 499 });
+        return answer(499, {});
       },
     );
   };
@@ -70,7 +72,7 @@ function learn(record: RequestRecord, attempt: Attempt): void {
 }
 
 /** A routed (or uncatalogued) request whose body is read: made canonical, then answered. */
-function answerRead(parts: PipelineParts, c: Context<GatewayEnv>, match: RouteMatch | null, read: BodyRead, json: boolean): Response | Promise<Response> {
+function answerRead(parts: PipelineParts, c: Context<GatewayEnv>, match: RouteMatch | null, read: BodyRead, json: boolean): Answer | Promise<Answer> {
   const { config, runtime, searchCache, shadow } = parts;
   const headers = c.get('headers');
   const record = c.get('record');
@@ -84,7 +86,7 @@ function answerRead(parts: PipelineParts, c: Context<GatewayEnv>, match: RouteMa
     const raw = { method: c.req.method, path, query, headers, body: read.body, client };
     return callLegacyUncatalogued(parts, raw, json, runtime.clientSignal(c)).then((attempt) => {
       learn(record, attempt);
-      return attempt.response;
+      return attempt.answer;
     });
   }
 
@@ -119,12 +121,12 @@ function answerRead(parts: PipelineParts, c: Context<GatewayEnv>, match: RouteMa
     const defer = (work: Promise<unknown>): void => runtime.defer?.(c, work);
     const answered = answerFromPages(parts, searchCache, request, side, { headers, record, defer }, (attempt) => learn(record, attempt));
     if (!shadow) return answered;
-    return Promise.resolve(answered).then((response) => withShadow(parts, request, record.requestId, response, defer));
+    return Promise.resolve(answered).then((served) => withShadow(parts, request, record.requestId, served, defer));
   }
   const legacy = { clientHeaders: headers, rawBody: read.body, shared: false, signal: runtime.clientSignal(c) };
   return answerFromSide(parts, request, side, legacy).then((attempt) => {
     learn(record, attempt);
-    if (searchCache && operation.drops && attempt.response.status < 300) searchCache.afterWrite(operation, request.authorization);
-    return shadow ? withShadow(parts, request, record.requestId, attempt.response, (work) => runtime.defer?.(c, work)) : attempt.response;
+    if (searchCache && operation.drops && attempt.answer.status < 300) searchCache.afterWrite(operation, request.authorization);
+    return shadow ? withShadow(parts, request, record.requestId, attempt.answer, (work) => runtime.defer?.(c, work)) : attempt.answer;
   });
 }

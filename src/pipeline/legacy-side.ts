@@ -59,9 +59,8 @@ export function callLegacyUncatalogued(
 
 async function attempt(parts: PipelineParts, request: UpstreamRequest, label: string, json: boolean): Promise<Attempt> {
   const started = Date.now();
-  const response = await passThrough(parts.upstreams.legacy, request, { label, write: !SAFE_METHODS.has(request.method), json });
-  // Only gateway-made answers (502/504/503) carry a reason; reading the headers of every answer
-  // would turn its plain header object into a Headers on @hono/node-server.
-  const error = response.status >= 500 ? (response.headers.get('x-gateway-error') ?? undefined) : undefined;
-  return { response, side: 'legacy', upstreamMs: Date.now() - started, error };
+  const answered = await passThrough(parts.upstreams.legacy, request, { label, write: !SAFE_METHODS.has(request.method), json });
+  // Only gateway-made answers (502/504/503) carry a reason.
+  const error = answered.status >= 500 ? answered.headers['x-gateway-error'] : undefined;
+  return { answer: answered, side: 'legacy', upstreamMs: Date.now() - started, error };
 }

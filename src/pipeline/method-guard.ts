@@ -20,5 +20,5 @@ export const methodGuard: Guard = (c) => {
   const headers = c.get('headers');
   const json = wantsJson(headers['accept'], headers['content-type']);
   const refusal = gatewayError(405, 'method-not-allowed', `The ${method} method is not allowed: this gateway neither forwards nor echoes requests.`, json);
-  return withHeader(refusal, 'allow', ALLOWED_METHODS) ?? refusal;
+  return withHeader(refusal, 'allow', ALLOWED_METHODS);
 };

@@ -16,6 +16,7 @@ import { renderLegacyRequest } from '../request/render-legacy.js';
 import { answerFromSide } from './choose-side.js';
 import type { Attempt, PipelineParts, Side } from './parts.js';
 import { fromStored, toStored } from './stored-answer.js';
+import type { Answer } from '../http/answer.js';
 
 export function answerFromPages(
   parts: PipelineParts,
@@ -29,7 +30,7 @@ export function answerFromPages(
     readonly defer?: (work: Promise<unknown>) => void;
   },
   learn: (attempt: Attempt) => void,
-): Response | Promise<Response> {
+): Answer | Promise<Answer> {
   const { headers, record } = client;
   const legacy = { clientHeaders: headers, rawBody: null, shared: true, signal: undefined } as const;
   const fill = renderLegacyRequest(request, legacy);
@@ -47,11 +48,11 @@ export function answerFromPages(
     async () => {
       const attempt = await answerFromSide(parts, request, side, { ...legacy, forward: fill });
       learn(attempt);
-      return toStored(attempt.response);
+      return toStored(attempt.answer);
     },
-    async () => toStored((await answerFromSide(parts, request, side, { ...legacy, forward: fill })).response),
+    async () => toStored((await answerFromSide(parts, request, side, { ...legacy, forward: fill })).answer),
   );
-  const answer = ({ answer: stored, outcome }: Served): Response => {
+  const answer = ({ answer: stored, outcome }: Served): Answer => {
     record.cache = outcome;
     record.mode ??= side;
     return fromStored(stored, outcome, { ifNoneMatch: headers['if-none-match'], ifModifiedSince: headers['if-modified-since'] });

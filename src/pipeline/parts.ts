@@ -2,6 +2,7 @@
  * What the answering stages share for one config: the config, the upstream clients, the runtime
  * bindings, the api2 mapping context, the page cache and the shadow comparator.
  */
+import type { Answer } from '../http/answer.js';
 import type { MappingContext } from '../../mappings/types.js';
 import type { SearchCache } from '../cache/search-cache.js';
 import type { GatewayConfig } from '../config/schema.js';
@@ -28,7 +29,7 @@ export type Side = 'legacy' | 'api2';
 
 /** What one upstream attempt produced, and what the request record should learn from it. */
 export interface Attempt {
-  readonly response: Response;
+  readonly answer: Answer;
   readonly side: Side;
   readonly upstreamMs: number;
   readonly error: string | undefined;

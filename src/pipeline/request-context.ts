@@ -11,7 +11,8 @@
  */
 import type { Context, Handler } from 'hono';
 import type { RouteTable } from '../catalogue/route-table.js';
-import { withHeader } from '../http/answer.js';
+import { toResponse, withHeader } from '../http/answer.js';
+import type { Answer } from '../http/answer.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { endToEndHeaders } from '../http/headers.js';
 import { normaliseTarget, originFormOf } from '../http/target.js';
@@ -21,7 +22,7 @@ import { noteOperation } from '../gateway/request-record.js';
 import type { RecordSink, RequestRecord } from '../gateway/request-record.js';
 import type { Identifier } from '../observability/identity.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.js';
-import { responseBytes, roundMs } from '../observability/measure.js';
+import { roundMs } from '../observability/measure.js';
 import { emitAtOnce } from '../observability/record-emitter.js';
 import { runGuards } from './guard.js';
 import type { Guard } from './guard.js';
@@ -39,21 +40,19 @@ export interface RequestContextOptions {
   readonly details?: { readonly identifier: Identifier } | undefined;
   /** When the record goes to the sink (default: as soon as the answer is ready). */
   readonly emit?: RecordEmitter | undefined;
-  /** The runtime's fast ways to read request headers and set an answer header, when it has them. */
-  readonly runtime?: Pick<RuntimeBindings, 'requestHeaders' | 'setResponseHeader' | 'normalisedTarget'> | undefined;
+  /** The runtime's fast ways to read the request headers and target, when it has them. */
+  readonly runtime?: Pick<RuntimeBindings, 'requestHeaders' | 'normalisedTarget'> | undefined;
   /** Checks run before dispatch, in order (host, scheme); the first that answers wins. */
   readonly guards?: ReadonlyArray<Guard | undefined> | undefined;
   /** Answers the request once the guards let it through. */
-  readonly dispatch: (c: Context<GatewayEnv>) => Promise<Response> | Response;
+  readonly dispatch: (c: Context<GatewayEnv>) => Promise<Answer> | Answer;
 }
 
 export function requestContext(options: RequestContextOptions): Handler<GatewayEnv> {
   const { maxUrlLength, routes, sink, details, dispatch } = options;
   const guards = (options.guards ?? []).filter((guard): guard is Guard => guard !== undefined);
   const emit = options.emit ?? emitAtOnce;
-  const countLater = options.emit !== undefined;
   const readHeaders = options.runtime?.requestHeaders;
-  const setHeader = options.runtime?.setResponseHeader;
   const preNormalised = options.runtime?.normalisedTarget;
   return (c) => {
     const started = performance.now();
@@ -72,18 +71,19 @@ export function requestContext(options: RequestContextOptions): Handler<GatewayE
     const originForm = checkedBefore ? '' : originFormOf(c.req.url);
     const target = checkedBefore ? ({ ok: true, ...checkedBefore } as const) : normaliseTarget(originForm, maxUrlLength);
     // The record is finished once the answer is known: at once when nothing had to wait (a
-    // refusal, a cache HIT), else when dispatch's promise settles.
-    const finish = (response: Response, query: string): Response | Promise<Response> => {
-      if (!sink) return response;
-      record.status = response.status;
-      const detailed = details ? addDetails(c, response, record, headers, query, details.identifier, countLater, setHeader) : response;
-      const send = (final: Response): Response => {
+    // refusal, a cache HIT), else when dispatch's promise settles. The one Response is made here.
+    const finish = (answered: Answer, query: string): Response => {
+      if (sink) {
+        record.status = answered.status;
+        if (details) answered = addDetails(answered, record, headers, query, details.identifier);
         record.latencyMs = roundMs(performance.now() - started);
-        c.res = final;
+      }
+      const response = toResponse(answered);
+      if (sink) {
+        c.res = response;
         emit(c, record, sink);
-        return final;
-      };
-      return detailed instanceof Promise ? detailed.then(send) : send(detailed);
+      }
+      return response;
     };
 
     if (!target.ok) {
@@ -97,68 +97,34 @@ export function requestContext(options: RequestContextOptions): Handler<GatewayE
     c.set('match', match);
     noteOperation(record, match, target.path);
     const answered = runGuards(guards, c) ?? answerSafely(c, record, dispatch);
-    const done = (response: Response): Response | Promise<Response> => finish(response, target.query);
-    return answered instanceof Promise ? answered.then(done) : done(answered);
+    return answered instanceof Promise ? answered.then((done) => finish(done, target.query)) : finish(answered, target.query);
   };
 }
 
 /** Dispatch's answer; a failure of the gateway itself is a 500 in the legacy shape, and is recorded. */
-function answerSafely(c: Context<GatewayEnv>, record: RequestRecord, dispatch: RequestContextOptions['dispatch']): Response | Promise<Response> {
-  const failed = (error: unknown): Response => {
+function answerSafely(c: Context<GatewayEnv>, record: RequestRecord, dispatch: RequestContextOptions['dispatch']): Answer | Promise<Answer> {
+  const failed = (error: unknown): Answer => {
     record.error = 'internal';
     console.error(JSON.stringify({ level: 'error', msg: 'unhandled gateway error', error: String(error) }));
     return gatewayError(500, 'internal', 'The gateway failed to answer this request.', true);
   };
   try {
-    const answer = dispatch(c);
-    return answer instanceof Promise ? answer.catch(failed) : answer;
+    const answered = dispatch(c);
+    return answered instanceof Promise ? answered.catch(failed) : answered;
   } catch (error) {
     return failed(error);
   }
 }
 
-/**
- * Fills the usage log's extras; returns the answer to send (a copy when its headers were
- * immutable). At once, unless the body's size must be read from an answer of unknown parts.
- */
-function addDetails(
-  c: Context<GatewayEnv>,
-  response: Response,
-  record: RequestRecord,
-  headers: Record<string, string>,
-  query: string,
-  identifier: Identifier,
-  countLater: boolean,
-  setHeader: RuntimeBindings['setResponseHeader'],
-): Response | Promise<Response> {
+const NO_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** Fills the usage log's extras (client and user hashes, body sizes); echoes the request id. */
+function addDetails(answered: Answer, record: RequestRecord, headers: Record<string, string>, query: string, identifier: Identifier): Answer {
   identifier.identify(record, query, headers['authorization']);
   if (record.bytesIn === undefined) {
     const length = headers['content-length'];
     record.bytesIn = length === undefined ? 0 : Number(length) || 0;
   }
-  const rebuilt = withHeader(response, REQUEST_ID_HEADER, record.requestId);
-  if (rebuilt) {
-    response = rebuilt;
-  } else if (setHeader) {
-    setHeader(c, REQUEST_ID_HEADER, record.requestId);
-  } else {
-    try {
-      response.headers.set(REQUEST_ID_HEADER, record.requestId);
-    } catch {
-      // Immutable headers (a fetched Response): answer with a copy.
-      response = new Response(response.body, response);
-      response.headers.set(REQUEST_ID_HEADER, record.requestId);
-    }
-  }
-  if (record.bytesOut !== undefined) return response;
-  const bytes = responseBytes(response, record.method, countLater);
-  if (!(bytes instanceof Promise)) {
-    record.bytesOut = bytes;
-    return response;
-  }
-  const sent = response;
-  return bytes.then((counted) => {
-    record.bytesOut = counted;
-    return sent;
-  });
+  record.bytesOut ??= record.method === 'HEAD' || NO_BODY.has(answered.status) ? 0 : answered.bytes;
+  return withHeader(answered, REQUEST_ID_HEADER, record.requestId);
 }

@@ -6,6 +6,7 @@
  * What each client gets, proxy-mode clients included, is decided in src/http/scheme-decision.ts.
  */
 import { carriesCredentials, viewClient } from '../http/client-view.js';
+import { answer } from '../http/answer.js';
 import { gatewayError } from '../http/gateway-error.js';
 import type { PeerMatcher } from '../http/trusted-proxies.js';
 import { wantsJson } from '../legacy/render.js';
@@ -49,7 +50,7 @@ export function schemePolicy(
     }
     record.insecure = true;
     if (decision.kind === 'redirect') {
-      return new Response(null, { status: 308, headers: { location: decision.location, 'cache-control': 'no-store' } });
+      return answer(308, { location: decision.location, 'cache-control': 'no-store' });
     }
     record.error = 'insecure-credentials';
     return gatewayError(403, 'insecure-credentials', decision.message, wantsJson(headers['accept'], headers['content-type']));

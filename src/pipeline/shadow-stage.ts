@@ -3,6 +3,8 @@
  * api2 mapping of the same canonical request runs in the background and is compared
  * (src/traffic/shadow.ts). Writes never are.
  */
+import { bodyBytes } from '../http/answer.js';
+import type { Answer } from '../http/answer.js';
 import { mappingFor } from '../../mappings/index.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import type { ShadowAnswer } from '../traffic/shadow.js';
@@ -10,33 +12,33 @@ import { callApi2 } from './api2-side.js';
 import { callLegacy } from './legacy-side.js';
 import type { PipelineParts } from './parts.js';
 
-async function asShadow(response: Response): Promise<ShadowAnswer> {
+function asShadow(answered: Answer): ShadowAnswer {
   return {
-    status: response.status,
-    contentType: response.headers.get('content-type'),
-    contentEncoding: response.headers.get('content-encoding'),
-    body: new Uint8Array(await response.arrayBuffer()),
+    status: answered.status,
+    contentType: answered.headers['content-type'] ?? null,
+    contentEncoding: answered.headers['content-encoding'] ?? null,
+    body: bodyBytes(answered),
   };
 }
 
 /**
- * Offers the comparison (after the client's answer is ready); resolves to that answer. `defer`
+ * Offers the comparison (after the client's answer is ready); returns that answer. `defer`
  * keeps the comparison alive after the answer (RuntimeBindings.defer: edge waitUntil).
  */
-export async function withShadow(
+export function withShadow(
   parts: PipelineParts,
   request: CanonicalRequest,
   requestId: string,
-  response: Response,
+  answered: Answer,
   defer?: (work: Promise<unknown>) => void,
-): Promise<Response> {
+): Answer {
   const { shadow, config, upstreams } = parts;
   const { operation } = request.match;
   const route = config.routes[operation.id];
   const mapping = mappingFor(operation.id);
-  if (response.status >= 500 || !shadow || !mapping || !upstreams.api2 || route?.mode !== 'shadow' || !operation.safe) return response;
-  if (Math.random() >= (route.shadow?.sampleRate ?? 1)) return response;
-  const primary = await asShadow(response.clone());
+  if (answered.status >= 500 || !shadow || !mapping || !upstreams.api2 || route?.mode !== 'shadow' || !operation.safe) return answered;
+  if (Math.random() >= (route.shadow?.sampleRate ?? 1)) return answered;
+  const primary = asShadow(answered);
   const background = { clientHeaders: {}, rawBody: null, shared: true, signal: undefined } as const;
   shadow.offer({
     operation: operation.id,
@@ -44,8 +46,8 @@ export async function withShadow(
     losses: mapping.losses,
     ignore: new Set(route.shadow?.ignore ?? []),
     primary,
-    candidate: async () => asShadow((await callApi2(parts, request, mapping, undefined, config.traffic.shadow.timeoutMs)).response),
-    ...(config.traffic.shadow.measureNoise ? { secondary: async () => asShadow((await callLegacy(parts, request, background)).response) } : {}),
+    candidate: async () => asShadow((await callApi2(parts, request, mapping, undefined, config.traffic.shadow.timeoutMs)).answer),
+    ...(config.traffic.shadow.measureNoise ? { secondary: async () => asShadow((await callLegacy(parts, request, background)).answer) } : {}),
   }, defer);
-  return response;
+  return answered;
 }

@@ -1,22 +1,26 @@
 /**
- * Between a Response and the bytes the page cache keeps: a stored answer is the status, the
+ * Between an answer and the bytes the page cache keeps: a stored answer is the status, the
  * headers as the upstream sent them (less the per-exchange ones), Set-Cookie apart, and the body
  * bytes; a served one gets `X-Cache` and honours `If-None-Match` (or `If-Modified-Since`) against
  * the stored validators.
  */
 import type { CacheOutcome, StoredAnswer } from '../cache/page-cache.js';
-import { buildAnswer } from '../http/answer.js';
+import { answer, bodyBytes } from '../http/answer.js';
+import type { Answer } from '../http/answer.js';
 
 /** Per-exchange headers: recomputed or meaningless for another exchange. */
 const NOT_KEPT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'set-cookie', 'x-cache']);
 
-export async function toStored(response: Response): Promise<StoredAnswer> {
+export function toStored(answered: Answer): StoredAnswer {
   const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (!NOT_KEPT.has(name)) headers[name] = value;
-  });
-  const body = response.body ? new Uint8Array(await response.arrayBuffer()) : new Uint8Array(0);
-  return { status: response.status, headers, setCookie: response.headers.getSetCookie(), body };
+  for (const name in answered.headers) if (!NOT_KEPT.has(name)) headers[name] = answered.headers[name]!;
+  const setCookie: string[] = [];
+  for (const [name, value] of answered.repeated ?? []) {
+    if (name === 'set-cookie') setCookie.push(value);
+    // Other repeated fields are kept as one list (RFC 9110 5.3), as a Headers object joins them.
+    else if (!NOT_KEPT.has(name)) headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  return { status: answered.status, headers, setCookie, body: bodyBytes(answered) };
 }
 
 function etagMatches(ifNoneMatch: string, etag: string): boolean {
@@ -57,21 +61,19 @@ export interface Conditions {
   readonly ifModifiedSince: string | undefined;
 }
 
-export function fromStored(stored: StoredAnswer, outcome: CacheOutcome, conditions: Conditions): Response {
+export function fromStored(stored: StoredAnswer, outcome: CacheOutcome, conditions: Conditions): Answer {
   if (notModified(stored, conditions)) {
     const headers: Record<string, string> = { 'x-cache': outcome };
     for (const name of ['etag', 'last-modified', 'vary', 'cache-control']) if (stored.headers[name]) headers[name] = stored.headers[name] as string;
-    return buildAnswer(304, headers, null, 0);
+    return answer(304, headers);
   }
   const noBody = stored.status === 204 || stored.status === 304 || stored.body.byteLength === 0;
   const body = noBody ? null : (stored.body as Uint8Array<ArrayBuffer>);
   if (stored.setCookie.length === 0) {
-    if (!body) return buildAnswer(stored.status, { ...stored.headers, 'x-cache': outcome }, null, 0);
+    if (!body) return answer(stored.status, { ...stored.headers, 'x-cache': outcome });
     // Shared by every answer of this page and outcome (marked so: a header is added to a copy).
-    return buildAnswer(stored.status, headersFor(stored, outcome), body, body.byteLength, true);
+    return answer(stored.status, headersFor(stored, outcome), body, { sharedHeaders: true });
   }
-  const headers = new Headers(stored.headers);
-  for (const cookie of stored.setCookie) headers.append('set-cookie', cookie);
-  headers.set('x-cache', outcome);
-  return new Response(body, { status: stored.status, headers });
+  const repeated = stored.setCookie.map((cookie) => ['set-cookie', cookie] as const);
+  return answer(stored.status, { ...stored.headers, 'x-cache': outcome }, body, { repeated });
 }

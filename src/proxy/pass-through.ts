@@ -5,7 +5,8 @@
  */
 import { clientResponseHeaders } from '../http/headers.js';
 import { gatewayError } from '../http/gateway-error.js';
-import { buildAnswer } from '../http/answer.js';
+import { answer as answerOf } from '../http/answer.js';
+import type { Answer } from '../http/answer.js';
 import type { UpstreamClient, UpstreamError, UpstreamRequest, UpstreamResponse } from '../upstream/types.js';
 import { UpstreamError as UpstreamErrorClass } from '../upstream/types.js';
 
@@ -21,7 +22,7 @@ export async function passThrough(
   upstream: UpstreamClient,
   request: UpstreamRequest,
   context: PassThroughContext,
-): Promise<Response> {
+): Promise<Answer> {
   let answer: UpstreamResponse;
   try {
     answer = await upstream.request(request);
@@ -33,40 +34,28 @@ export async function passThrough(
     const invalid = new UpstreamErrorClass('protocol', upstream.name, true, `upstream '${upstream.name}' answered status ${answer.status}`);
     return upstreamFailure(invalid, context);
   }
-  return toClientResponse(answer, request.method);
+  return toClientAnswer(answer, request.method);
 }
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
-export function toClientResponse(answer: UpstreamResponse, method: string): Response {
-  const headers = clientResponseHeaders(answer.headers);
-  const noBody = method === 'HEAD' || NULL_BODY_STATUS.has(answer.status);
-  const body = noBody || answer.body.byteLength === 0 ? null : (answer.body as Uint8Array<ArrayBuffer>);
+export function toClientAnswer(upstream: UpstreamResponse, method: string): Answer {
+  const headers = clientResponseHeaders(upstream.headers);
+  const noBody = method === 'HEAD' || NULL_BODY_STATUS.has(upstream.status);
+  const body = noBody || upstream.body.byteLength === 0 ? null : (upstream.body as Uint8Array<ArrayBuffer>);
   // A known length keeps @hono/node-server on its fastest path (it need not count the body).
   if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.byteLength);
-  const init = toHeadersInit(headers);
-  if (init instanceof Headers) return new Response(body, { status: answer.status, headers: init });
-  return buildAnswer(answer.status, init, body, body ? body.byteLength : 0);
-}
-
-/** A plain object keeps @hono/node-server on its fast path; repeated headers need a Headers. */
-function toHeadersInit(headers: Record<string, string | string[]>): Record<string, string> | Headers {
-  let plain = true;
+  const single: Record<string, string> = {};
+  let repeated: Array<readonly [string, string]> | undefined;
   for (const name in headers) {
-    if (Array.isArray(headers[name])) {
-      plain = false;
-      break;
-    }
+    const value = headers[name]!;
+    if (typeof value === 'string') single[name] = value;
+    else for (const one of value) (repeated ??= []).push([name, one]);
   }
-  if (plain) return headers as Record<string, string>;
-  const multi = new Headers();
-  for (const [name, value] of Object.entries(headers)) {
-    for (const one of Array.isArray(value) ? value : [value]) multi.append(name, one);
-  }
-  return multi;
+  return answerOf(upstream.status, single, body, repeated ? { repeated } : {});
 }
 
-export function upstreamFailure(error: UpstreamError, context: PassThroughContext): Response {
+export function upstreamFailure(error: UpstreamError, context: PassThroughContext): Answer {
   const unknownOutcome =
     context.write && error.sent ? ' The request may have been applied: its outcome is unknown, check before repeating it.' : '';
   const where = `${context.label} via upstream '${error.upstream}'`;
@@ -85,6 +74,6 @@ export function upstreamFailure(error: UpstreamError, context: PassThroughContex
       return gatewayError(503, 'upstream-unavailable', `Service unavailable: ${error.message} (${where}).`, context.json);
     case 'aborted':
       // The client is gone; nobody reads this answer.
-      return new Response(null, { status: 499 });
+      return answerOf(499, {});
   }
 }
