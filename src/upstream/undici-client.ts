@@ -10,9 +10,8 @@
  * - An unsolicited `100 Continue` is skipped (RFC 9110 §15.2; src/upstream/interim-continue-filter.ts),
  *   other 1xx answers are skipped by the handler: the client gets the final answer.
  */
-import { Pool, buildConnector, errors as undiciErrors } from 'undici';
+import { Pool, buildConnector, errors as undiciErrors, util } from 'undici';
 import type { Dispatcher } from 'undici';
-import type { IncomingHttpHeaders } from 'node:http';
 import { dropInterimContinue } from './interim-continue-filter.js';
 import { UpstreamError } from './types.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './types.js';
@@ -84,20 +83,23 @@ export function createUndiciUpstream(options: UndiciUpstreamOptions): UpstreamCl
 }
 
 /**
- * One exchange, as an undici dispatch handler (the `onRequestStart` … `onResponseError` API of
- * undici 7, which its own interceptors use): the answer's chunks are collected as undici hands
+ * One exchange, as an undici dispatch handler. It implements undici's original handler methods
+ * (`onConnect`, `onHeaders`, `onData`, `onComplete`, `onError`), which the HTTP/1.1 client calls
+ * directly: a handler with the newer `onRequestStart` … `onResponseError` methods is wrapped per
+ * request in an adapter that allocates a controller and parses the headers on its own (measured
+ * as 3.5-6.8 % of the client's CPU per call). The answer's chunks are collected as undici hands
  * them over (no body stream, no promise per read), within `maxResponseBytes`, and the whole
  * exchange has one deadline. A request still queued for a connection when it is cancelled (the
- * deadline, the client gone) is never written: undici calls `onRequestStart` first, and is told
- * to abort.
+ * deadline, the client gone) is never written: undici calls `onConnect` first, and is told to
+ * abort.
  */
 class Exchange implements Dispatcher.DispatchHandler {
-  private controller: Dispatcher.DispatchController | undefined;
+  private abortUndici: ((reason?: Error) => void) | undefined;
   private settled = false;
   /** Set once the request is written to a connection: a failure after that has an unknown outcome. */
   private sent = false;
   private status = 0;
-  private headers: IncomingHttpHeaders = {};
+  private headers: Record<string, string | string[]> = {};
   private readonly chunks: Buffer[] = [];
   private total = 0;
   private readonly timer: ReturnType<typeof setTimeout>;
@@ -117,42 +119,44 @@ class Exchange implements Dispatcher.DispatchHandler {
     }
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
+  onConnect(abort: (reason?: Error) => void): void {
     if (this.settled) {
-      controller.abort(new undiciErrors.RequestAbortedError());
+      abort(new undiciErrors.RequestAbortedError());
       return;
     }
-    this.controller = controller;
+    this.abortUndici = abort;
     this.sent = true;
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
     // An interim answer (102, 103): the final one follows (RFC 9110 §15.2).
-    if (this.settled || statusCode < 200) return;
+    if (this.settled || statusCode < 200) return true;
     this.status = statusCode;
-    this.headers = headers;
-    const declared = headers['content-length'];
+    this.headers = util.parseHeaders(rawHeaders) as Record<string, string | string[]>;
+    const declared = this.headers['content-length'];
     if (declared !== undefined && Number(declared) > this.max) this.cancel(this.tooLarge());
+    return true;
   }
 
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.settled) return;
+  onData(chunk: Buffer): boolean {
+    if (this.settled) return true;
     this.total += chunk.byteLength;
     if (this.total > this.max) {
       this.cancel(this.tooLarge());
-      return;
+      return true;
     }
     this.chunks.push(chunk);
+    return true;
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
     if (this.settled) return;
     this.finish();
     const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.total);
-    this.resolve({ status: this.status, headers: this.headers as Record<string, string | string[]>, body });
+    this.resolve({ status: this.status, headers: this.headers, body });
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+  onError(error: Error): void {
     if (this.settled) return;
     this.finish();
     // Our own deadline and the client leaving settle the exchange first (cancel): what undici
@@ -169,7 +173,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.finish();
     this.reject(error);
-    this.controller?.abort(new undiciErrors.RequestAbortedError());
+    this.abortUndici?.(new undiciErrors.RequestAbortedError());
   }
 
   private finish(): void {
