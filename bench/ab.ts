@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ab -- [--base REF] [--rounds N] [--duration S] [--connections N] [--json FILE]`:
+ * `npm run bench:ab -- [--base REF] [--rounds N] [--duration S] [--connections N] [--json FILE] [--this-flags=FLAGS]`:
  * this checkout's gateway against the gateway of another commit (default HEAD, so uncommitted
  * work is measured against its own base), in the same run, in alternating rounds (A B, then B A),
  * for pass-through and cache hit, log on. Prints the CPU µs per request of each (median, min-max),
@@ -7,7 +7,9 @@
  *
  * The base is exported with `git archive` into .bench-ab/<commit>/, compiled there with its own
  * tsconfig.bench.json against this checkout's node_modules (same libraries for both sides), and
- * started from its own bench/gateway-child.js with the same config document.
+ * started from its own bench/gateway-child.js with the same config document. `--this-flags`
+ * gives this side's gateways extra Node flags (`--base HEAD --this-flags=--max-semi-space-size=32`
+ * measures a flag alone).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -34,8 +36,10 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '50' },
     json: { type: 'string' },
+    'this-flags': { type: 'string', default: '' },
   },
 });
+const thisFlags = values['this-flags'].split(/\s+/).filter((flag) => flag.length > 0);
 const rounds = Number(values.rounds);
 const durationS = Number(values.duration);
 const connections = Number(values.connections);
@@ -78,7 +82,8 @@ async function main(): Promise<void> {
     for (const { target } of SCENARIOS) {
       for (const side of sides) {
         const entry = side === 'base' ? base.entry : './gateway-child.ts';
-        const child = await forkChild(`${side} ${target}`, entry, { config: gatewayConfig(target, upstreamInfo) }, { gcTrace: true });
+        const execArgv = side === 'this' ? thisFlags : [];
+        const child = await forkChild(`${side} ${target}`, entry, { config: gatewayConfig(target, upstreamInfo) }, { gcTrace: true, execArgv });
         children.push(child);
         gateways.set(`${side} ${target}`, child);
       }
@@ -116,7 +121,7 @@ async function main(): Promise<void> {
       const [b, t] = [of('base'), of('this')];
       return { scenario: label, base: b, this: t, ratio: t.cpuUs / b.cpuUs };
     });
-    console.log(`\nbase ${base.commit.slice(0, 12)} (${values.base}) vs this checkout; ${rounds} rounds of ${durationS} s, ${connections} connections, alternating`);
+    console.log(`\nbase ${base.commit.slice(0, 12)} (${values.base}) vs this checkout${thisFlags.length ? ` with ${thisFlags.join(' ')}` : ''}; ${rounds} rounds of ${durationS} s, ${connections} connections, alternating`);
     console.log('| scenario | base CPU µs/req (min-max) | this CPU µs/req (min-max) | this/base | req/s base / this | promoted B/req base / this |');
     console.log('|---|---|---|---|---|---|');
     for (const row of rows) {

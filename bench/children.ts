@@ -11,6 +11,7 @@ import type { GcTrace } from './gc-trace.js';
 import type { ChildMessage, ParentMessage } from './ipc.js';
 import { HAS_PROC, treeCpuMicros, treeRssBytes } from './proc.js';
 import type { UpstreamInfo } from './scenarios.js';
+import { servedNodeFlags } from './node-flags.js';
 
 // Generous: a dozen children start at once, on a machine that may be busy.
 const START_TIMEOUT_MS = 120_000;
@@ -40,6 +41,9 @@ export interface ForkOptions {
 /** Compiled (npm run bench builds first): children run as plain JS, so RSS is the gateway's own. */
 const COMPILED = import.meta.url.endsWith('.js');
 
+/** Production's Node flags, for every child (bench/node-flags.ts). */
+const SERVED_FLAGS = servedNodeFlags();
+
 /**
  * Forks `bench/<entry>` (or `entry` itself when it is an absolute path: another build, bench/ab.ts)
  * with `spec` as its argument; resolves once it reports ready.
@@ -47,7 +51,7 @@ const COMPILED = import.meta.url.endsWith('.js');
 export async function forkChild(name: string, entry: string, spec: unknown, options: ForkOptions = {}): Promise<Child> {
   const file = isAbsolute(entry) ? entry : fileURLToPath(new URL(COMPILED ? entry.replace(/\.ts$/, '.js') : entry, import.meta.url));
   const child = fork(file, [JSON.stringify(spec)], {
-    execArgv: [...(COMPILED ? [] : ['--import', 'tsx']), ...(options.execArgv ?? []), ...(options.gcTrace ? ['--trace-gc-nvp'] : [])],
+    execArgv: [...(COMPILED ? [] : ['--import', 'tsx']), ...SERVED_FLAGS, ...(options.execArgv ?? []), ...(options.gcTrace ? ['--trace-gc-nvp'] : [])],
     stdio: ['ignore', options.gcTrace ? 'pipe' : 'inherit', 'inherit', 'ipc'],
   });
   const pid = child.pid ?? -1;
