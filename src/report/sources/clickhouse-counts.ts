@@ -37,13 +37,13 @@ export async function countsFromClickHouse(target: ClickHouseTarget, name: strin
     select(target, sql.shadowPathsSql(table, 'diffs')),
     select(target, sql.shadowPathsSql(table, 'noise')),
   ]);
-  const small = fillCells(agg, cells);
+  const { small, routed } = fillCells(agg, cells);
   const exact = small.length > 0 ? select(target, sql.exactLatencySql(table, small)) : Promise.resolve([]);
   await fillMinutes(agg, target, table, minutes);
   for (const [operation, mode, ms, n] of (await exact) as Row[]) agg.modeCell(String(operation), String(mode)).latency.addCount(Number(ms), num(n));
   for (const [operation, form, n] of otherForms as Row[]) agg.operation(String(operation)).otherForms.set(String(form), num(n));
   for (const [operation, routeMode, n] of routeModes as Row[]) agg.operation(String(operation)).routeModes.set(String(routeMode), num(n));
-  fillClients(agg, uses);
+  agg.anonymous = routed - fillClients(agg, uses);
   for (const [method, template, n] of uncatalogued as Row[]) {
     const found = agg.uncatalogued.get(`${String(method)} ${String(template)}`);
     if (found) found.requests = num(n);
@@ -63,8 +63,11 @@ interface CellSums {
   latencies: number;
 }
 
-/** The cells' figures and, for cells past the sketch's exact values, their latency buckets; returns the cells that need exact values. */
-function fillCells(agg: Aggregator, rows: readonly Row[]): Cell[] {
+/**
+ * The cells' figures and, for cells past the sketch's exact values, their latency buckets.
+ * Returns the cells that need exact values, and the number of routed requests.
+ */
+function fillCells(agg: Aggregator, rows: readonly Row[]): { small: Cell[]; routed: number } {
   const cells = new Map<string, CellSums>();
   for (const row of rows) {
     const [operation, mode] = [String(row[0]), String(row[1])];
@@ -83,15 +86,16 @@ function fillCells(agg: Aggregator, rows: readonly Row[]): Cell[] {
     }
   }
   const small: Cell[] = [];
+  let routed = 0;
   for (const { operation, mode, sums, buckets, latencies } of cells.values()) {
-    const [n, errors, clientErrors, canonical, regular, malformed, versioned, plain, insecure, hit, miss, stale, bypass, fallbacks, anonymous, first, last] = sums as number[] & { length: 17 };
+    const [n, errors, clientErrors, canonical, regular, malformed, versioned, plain, insecure, hit, miss, stale, bypass, fallbacks, first, last] = sums as number[] & { length: 16 };
     agg.records += n!;
     agg.firstTime = Math.min(agg.firstTime, first!);
     agg.lastTime = Math.max(agg.lastTime, last!);
     const cell = agg.modeCell(operation, mode);
     cell.requests = n!;
     if (operation === 'unrouted') continue;
-    agg.anonymous += anonymous!;
+    routed += n!;
     cell.errors = errors!;
     const op = agg.operation(operation);
     op.requests += n!;
@@ -110,7 +114,7 @@ function fillCells(agg: Aggregator, rows: readonly Row[]): Cell[] {
     if (latencies > EXACT_LIMIT) for (const [bucket, count] of buckets) cell.latency.addToBucket(bucket, count);
     else if (latencies > 0) small.push({ operation, mode });
   }
-  return small;
+  return { small, routed };
 }
 
 /** The timeline; asked again at the report's own step in the (unexpected) case that the query chose another. */
@@ -121,7 +125,9 @@ async function fillMinutes(agg: Aggregator, target: ClickHouseTarget, table: str
   for (const [operation, mode, , minute, n] of minutes as Row[]) agg.modeCell(String(operation), String(mode)).minutes.set(num(minute), num(n));
 }
 
-function fillClients(agg: Aggregator, uses: readonly Row[]): void {
+/** The clients and their uses; returns the requests counted in them (the routed requests with a client). */
+function fillClients(agg: Aggregator, uses: readonly Row[]): number {
+  let counted = 0;
   /** Client → the time of its latest labelled record. */
   const labelled = new Map<string, number>();
   for (const [id, operation, method, template, mode, form, versionPrefix, scheme, insecure, n, first, last, label, labelTime] of uses as Row[]) {
@@ -131,6 +137,7 @@ function fillClients(agg: Aggregator, uses: readonly Row[]): void {
       client.label = opt(label);
     }
     const requests = num(n);
+    counted += requests;
     const use = {
       operation: String(operation),
       method: String(method),
@@ -159,6 +166,7 @@ function fillClients(agg: Aggregator, uses: readonly Row[]): void {
       found.clients.add(client.index);
     }
   }
+  return counted;
 }
 
 function fillShadows(agg: Aggregator, outcomes: readonly Row[], skipReasons: readonly Row[], diffs: readonly Row[], noise: readonly Row[]): void {

@@ -34,13 +34,15 @@ const bucketOf = (column: string): string =>
  * Per cell and latency bucket (the sketch's bucket, see bucketOf; -1 under 0.01 ms, -2 without a
  * latency): the cell's figures and the buckets of its latencies in one scan. A cell's figures are
  * the sums over its rows; a cell whose sketch keeps exact values asks exactLatencySql for them.
+ * (Requests without a client are the routed requests less those of the client uses, usesSql: the
+ * client column is not read here.)
  */
 export const cellsSql = (table: string): string => `SELECT operation, mode, multiIf(isNull(latencyMs), -2, ${bucketOf('latencyMs')}) AS bucket, count(),
   countIf(status >= 500), countIf(status >= 400 AND status < 500),
   countIf(form = 'canonical'), countIf(form = 'regular'), countIf(form = 'malformed'),
   countIf(isNotNull(versionPrefix)), countIf(scheme = 'http'), countIf(insecure = 1),
   countIf(cache = 'HIT'), countIf(cache = 'MISS'), countIf(cache = 'STALE'), countIf(cache = 'BYPASS'),
-  countIf(fallback = 1), countIf(isNull(client)), min(time), max(time)
+  countIf(fallback = 1), min(time), max(time)
 ${requests(table)} GROUP BY operation, mode, bucket`;
 
 export const otherFormsSql = (table: string): string => `SELECT operation, form, count()
