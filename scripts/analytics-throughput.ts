@@ -3,7 +3,8 @@
  * ClickHouse, for the same generated usage log (test/support/log-fixtures.ts generatedLines;
  * default 5,000,000 request records plus about 5 % shadow lines). Starts its own clickhouse-server
  * (Debian's package, as the tests do) unless `--clickhouse URL` names one. Not asserted anywhere:
- * figures to quote (docs/analytics-clickhouse.md).
+ * figures to quote (docs/analytics-clickhouse.md). After the reports, each query of the report
+ * (src/report/sources/clickhouse-queries.ts) is timed alone, to show where ClickHouse's time goes.
  *
  *   nice npx tsx scripts/analytics-throughput.ts [RECORDS] [--clickhouse URL] [--skip-file]
  */
@@ -15,7 +16,8 @@ import { once } from 'node:events';
 import { reportFrom } from '../src/report/run.js';
 import { clickHouseSource } from '../src/report/sources/clickhouse.js';
 import { ingest } from '../src/report/sources/clickhouse-ingest.js';
-import { clickHouseTarget, execute } from '../src/report/sources/clickhouse-http.js';
+import { clickHouseTarget, execute, select } from '../src/report/sources/clickhouse-http.js';
+import * as sql from '../src/report/sources/clickhouse-queries.js';
 import { filesSource } from '../src/report/sources/files.js';
 import { generatedLines } from '../test/support/log-fixtures.js';
 import { startClickHouse } from '../test/support/clickhouse-server.js';
@@ -58,6 +60,22 @@ try {
   say(`ClickHouse: report in ${chSeconds.toFixed(1)} s wall, ${rate(chReport.summary.records, chSeconds)}`);
   const [, finalSeconds] = await timed(() => reportFrom(clickHouseSource(target, TABLE, { final: true })));
   say(`ClickHouse with --final: report in ${finalSeconds.toFixed(1)} s wall, ${rate(chReport.summary.records, finalSeconds)}`);
+  const alone: Array<[string, string]> = [
+    ['cells and latency buckets', sql.cellsSql(TABLE)],
+    ['other forms', sql.otherFormsSql(TABLE)],
+    ['route modes', sql.routeModesSql(TABLE)],
+    ['timeline', sql.minutesSql(TABLE)],
+    ['client uses and labels', sql.usesSql(TABLE)],
+    ['uncatalogued', sql.uncataloguedSql(TABLE)],
+    ['shadow outcomes', sql.shadowOutcomesSql(TABLE)],
+    ['shadow skip reasons', sql.skipReasonsSql(TABLE)],
+    ['shadow diffs', sql.shadowPathsSql(TABLE, 'diffs')],
+    ['shadow noise', sql.shadowPathsSql(TABLE, 'noise')],
+  ];
+  for (const [name, text] of alone) {
+    const [rows, seconds] = await timed(() => select(target, text));
+    say(`  query alone: ${name}: ${seconds.toFixed(2)} s, ${rows.length} rows`);
+  }
   if (fileReport) {
     const same = JSON.stringify({ ...chReport, generatedAt: '', inputs: [] }) === JSON.stringify({ ...fileReport, generatedAt: '', inputs: [] });
     say(`reports equal: ${same}`);

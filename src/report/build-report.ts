@@ -13,8 +13,8 @@ import type { Blocker, ClientReport, ClientUse, ModeReport, OperationReport, Pat
 const TOP = 10;
 
 /** Timeline steps in minutes; the smallest that gives at most MAX_BUCKETS buckets is used. */
-const STEPS = [1, 5, 15, 60, 360, 1440, 10_080];
-const MAX_BUCKETS = 120;
+export const STEPS = [1, 5, 15, 60, 360, 1440, 10_080];
+export const MAX_BUCKETS = 120;
 
 export function buildReport(agg: Aggregator, inputs: readonly string[], thresholds: Thresholds, now = new Date()): Report {
   const cells = [...agg.unrouted.entries(), ...[...agg.operations.values()].flatMap((op) => [...op.modes.entries()])];

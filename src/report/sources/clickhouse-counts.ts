@@ -17,39 +17,33 @@ type Row = readonly unknown[];
 const num = (value: unknown): number => (value === null ? 0 : Number(value));
 const opt = (value: unknown): string | undefined => (value === null || value === undefined ? undefined : String(value));
 
+/**
+ * Two round trips: every grouped query at once (the cells come with their latency buckets, the
+ * timeline picks its own step), then, only for cells small enough for the sketch's exact values,
+ * their latency values.
+ */
 export async function countsFromClickHouse(target: ClickHouseTarget, name: string, final: boolean): Promise<Aggregator> {
   const agg = new Aggregator();
   const table = final ? `${name} FINAL` : name;
-  const [summary] = await select(target, sql.summarySql(table));
-  const [records, shadowLines, first, last, anonymous] = (summary ?? []).map(num);
-  agg.records = records ?? 0;
-  agg.shadowLines = shadowLines ?? 0;
-  agg.anonymous = anonymous ?? 0;
-  if (agg.records > 0) {
-    agg.firstTime = first!;
-    agg.lastTime = last!;
-  }
-  const step = agg.records > 0 ? timelineStep(agg.firstTime, agg.lastTime) : 1;
-
-  const [cells, otherForms, routeModes, minutes, uses, labels, uncatalogued, outcomes, skipReasons, diffs, noise] = await Promise.all([
+  const [cells, otherForms, routeModes, minutes, uses, uncatalogued, outcomes, skipReasons, diffs, noise] = await Promise.all([
     select(target, sql.cellsSql(table)),
     select(target, sql.otherFormsSql(table)),
     select(target, sql.routeModesSql(table)),
-    select(target, sql.minutesSql(table, step)),
+    select(target, sql.minutesSql(table)),
     select(target, sql.usesSql(table)),
-    select(target, sql.labelsSql(table)),
     select(target, sql.uncataloguedSql(table)),
     select(target, sql.shadowOutcomesSql(table)),
     select(target, sql.skipReasonsSql(table)),
     select(target, sql.shadowPathsSql(table, 'diffs')),
     select(target, sql.shadowPathsSql(table, 'noise')),
   ]);
-  const { small, large } = fillCells(agg, cells);
-  await fillLatencies(agg, target, table, small, large);
+  const { small, routed } = fillCells(agg, cells);
+  const exact = small.length > 0 ? select(target, sql.exactLatencySql(table, small)) : Promise.resolve([]);
+  await fillMinutes(agg, target, table, minutes);
+  for (const [operation, mode, ms, n] of (await exact) as Row[]) agg.modeCell(String(operation), String(mode)).latency.addCount(Number(ms), num(n));
   for (const [operation, form, n] of otherForms as Row[]) agg.operation(String(operation)).otherForms.set(String(form), num(n));
   for (const [operation, routeMode, n] of routeModes as Row[]) agg.operation(String(operation)).routeModes.set(String(routeMode), num(n));
-  for (const [operation, mode, minute, n] of minutes as Row[]) agg.modeCell(String(operation), String(mode)).minutes.set(num(minute), num(n));
-  fillClients(agg, uses, labels);
+  agg.anonymous = routed - fillClients(agg, uses);
   for (const [method, template, n] of uncatalogued as Row[]) {
     const found = agg.uncatalogued.get(`${String(method)} ${String(template)}`);
     if (found) found.requests = num(n);
@@ -59,15 +53,49 @@ export async function countsFromClickHouse(target: ClickHouseTarget, name: strin
   return agg;
 }
 
-function fillCells(agg: Aggregator, rows: readonly Row[]): { small: Cell[]; large: Cell[] } {
-  const small: Cell[] = [];
-  const large: Cell[] = [];
+/** A cell's figures, summed over its rows (one per latency bucket). */
+interface CellSums {
+  readonly operation: string;
+  readonly mode: string;
+  readonly sums: number[];
+  /** [bucket, requests] for the requests with a latency. */
+  readonly buckets: Array<readonly [number, number]>;
+  latencies: number;
+}
+
+/**
+ * The cells' figures and, for cells past the sketch's exact values, their latency buckets.
+ * Returns the cells that need exact values, and the number of routed requests.
+ */
+function fillCells(agg: Aggregator, rows: readonly Row[]): { small: Cell[]; routed: number } {
+  const cells = new Map<string, CellSums>();
   for (const row of rows) {
     const [operation, mode] = [String(row[0]), String(row[1])];
-    const [n, errors, clientErrors, canonical, regular, malformed, versioned, plain, insecure, hit, miss, stale, bypass, fallbacks, latencies] = row.slice(2).map(num) as number[] & { length: 15 };
+    const bucket = num(row[2]);
+    const figures = row.slice(3).map(num);
+    const key = JSON.stringify([operation, mode]);
+    let cell = cells.get(key);
+    if (!cell) cells.set(key, (cell = { operation, mode, sums: figures.map((_, i) => (i === figures.length - 2 ? Infinity : i === figures.length - 1 ? -Infinity : 0)), buckets: [], latencies: 0 }));
+    // The last two figures are min(time) and max(time); the others are counts.
+    for (let i = 0; i < figures.length - 2; i++) cell.sums[i]! += figures[i]!;
+    cell.sums[figures.length - 2] = Math.min(cell.sums[figures.length - 2]!, figures[figures.length - 2]!);
+    cell.sums[figures.length - 1] = Math.max(cell.sums[figures.length - 1]!, figures[figures.length - 1]!);
+    if (bucket !== -2) {
+      cell.buckets.push([bucket, figures[0]!]);
+      cell.latencies += figures[0]!;
+    }
+  }
+  const small: Cell[] = [];
+  let routed = 0;
+  for (const { operation, mode, sums, buckets, latencies } of cells.values()) {
+    const [n, errors, clientErrors, canonical, regular, malformed, versioned, plain, insecure, hit, miss, stale, bypass, fallbacks, first, last] = sums as number[] & { length: 16 };
+    agg.records += n!;
+    agg.firstTime = Math.min(agg.firstTime, first!);
+    agg.lastTime = Math.max(agg.lastTime, last!);
     const cell = agg.modeCell(operation, mode);
     cell.requests = n!;
     if (operation === 'unrouted') continue;
+    routed += n!;
     cell.errors = errors!;
     const op = agg.operation(operation);
     op.requests += n!;
@@ -83,25 +111,33 @@ function fillCells(agg: Aggregator, rows: readonly Row[]): { small: Cell[]; larg
     op.cache.stale += stale!;
     op.cache.bypass += bypass!;
     op.fallbacks += fallbacks!;
-    if (latencies! > EXACT_LIMIT) large.push({ operation, mode });
-    else if (latencies! > 0) small.push({ operation, mode });
+    if (latencies > EXACT_LIMIT) for (const [bucket, count] of buckets) cell.latency.addToBucket(bucket, count);
+    else if (latencies > 0) small.push({ operation, mode });
   }
-  return { small, large };
+  return { small, routed };
 }
 
-async function fillLatencies(agg: Aggregator, target: ClickHouseTarget, table: string, small: readonly Cell[], large: readonly Cell[]): Promise<void> {
-  const [exact, bucketed] = await Promise.all([
-    small.length > 0 ? select(target, sql.exactLatencySql(table, small)) : [],
-    large.length > 0 ? select(target, sql.bucketLatencySql(table, large)) : [],
-  ]);
-  for (const [operation, mode, ms, n] of exact as Row[]) agg.modeCell(String(operation), String(mode)).latency.addCount(Number(ms), num(n));
-  for (const [operation, mode, bucket, n] of bucketed as Row[]) agg.modeCell(String(operation), String(mode)).latency.addToBucket(num(bucket), num(n));
+/** The timeline; asked again at the report's own step in the (unexpected) case that the query chose another. */
+async function fillMinutes(agg: Aggregator, target: ClickHouseTarget, table: string, rows: readonly Row[]): Promise<void> {
+  if (agg.records === 0) return;
+  const step = timelineStep(agg.firstTime, agg.lastTime);
+  const minutes = rows.every((row) => num(row[2]) === step) ? rows : await select(target, sql.minutesAtStepSql(table, step));
+  for (const [operation, mode, , minute, n] of minutes as Row[]) agg.modeCell(String(operation), String(mode)).minutes.set(num(minute), num(n));
 }
 
-function fillClients(agg: Aggregator, uses: readonly Row[], labels: readonly Row[]): void {
-  for (const [id, operation, method, template, mode, form, versionPrefix, scheme, insecure, n, first, last] of uses as Row[]) {
+/** The clients and their uses; returns the requests counted in them (the routed requests with a client). */
+function fillClients(agg: Aggregator, uses: readonly Row[]): number {
+  let counted = 0;
+  /** Client → the time of its latest labelled record. */
+  const labelled = new Map<string, number>();
+  for (const [id, operation, method, template, mode, form, versionPrefix, scheme, insecure, n, first, last, label, labelTime] of uses as Row[]) {
     const client = agg.client(String(id), num(first), num(last));
+    if (labelTime !== null && !(num(labelTime) < (labelled.get(String(id)) ?? -Infinity))) {
+      labelled.set(String(id), num(labelTime));
+      client.label = opt(label);
+    }
     const requests = num(n);
+    counted += requests;
     const use = {
       operation: String(operation),
       method: String(method),
@@ -130,14 +166,12 @@ function fillClients(agg: Aggregator, uses: readonly Row[], labels: readonly Row
       found.clients.add(client.index);
     }
   }
-  for (const [id, label] of labels as Row[]) {
-    const client = agg.clients.get(String(id));
-    if (client) client.label = opt(label);
-  }
+  return counted;
 }
 
 function fillShadows(agg: Aggregator, outcomes: readonly Row[], skipReasons: readonly Row[], diffs: readonly Row[], noise: readonly Row[]): void {
-  for (const [operation, equal, differing, skipped] of outcomes as Row[]) {
+  for (const [operation, lines, equal, differing, skipped] of outcomes as Row[]) {
+    agg.shadowLines += num(lines);
     const shadow = agg.operation(String(operation)).shadow;
     shadow.equal = num(equal);
     shadow.differing = num(differing);

@@ -5,6 +5,7 @@
  * is the table's name, or `name FINAL` to collapse duplicates not merged yet at read time
  * (exact, and several times slower on ClickHouse 18.16).
  */
+import { MAX_BUCKETS, STEPS } from '../build-report.js';
 import { BUCKETS, INV_LOG_GAMMA, KEY_OFFSET } from '../latency-sketch.js';
 import { sqlString } from './clickhouse-http.js';
 
@@ -16,18 +17,33 @@ export interface Cell {
 const requests = (table: string): string => `FROM ${table} WHERE msg = 'request'`;
 const routed = (table: string): string => `${requests(table)} AND operation != 'unrouted'`;
 
-export const summarySql = (table: string): string => `SELECT
-  countIf(msg = 'request'), countIf(msg = 'shadow'), minIf(time, msg = 'request'), maxIf(time, msg = 'request'),
-  countIf(msg = 'request' AND operation != 'unrouted' AND isNull(client))
-FROM ${table}`;
+/** The exact bits of the sketch's 1 / ln(gamma), so ClickHouse multiplies by the same double. */
+function float64Literal(value: number): string {
+  const bytes = new Uint8Array(new Float64Array([value]).buffer);
+  return `reinterpretAsFloat64(unhex('${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}'))`;
+}
 
-export const cellsSql = (table: string): string => `SELECT operation, mode, count(),
+/**
+ * The latency sketch's bucket of a value (src/report/latency-sketch.ts addToBuckets; -1 for
+ * values under 0.01 ms, which at 0.01 ms resolution means 0).
+ */
+const bucketOf = (column: string): string =>
+  `if(${column} > 0, least(${BUCKETS - 1}, toInt32(ceil(log(toFloat64(${column})) * ${float64Literal(INV_LOG_GAMMA)})) + ${KEY_OFFSET}), -1)`;
+
+/**
+ * Per cell and latency bucket (the sketch's bucket, see bucketOf; -1 under 0.01 ms, -2 without a
+ * latency): the cell's figures and the buckets of its latencies in one scan. A cell's figures are
+ * the sums over its rows; a cell whose sketch keeps exact values asks exactLatencySql for them.
+ * (Requests without a client are the routed requests less those of the client uses, usesSql: the
+ * client column is not read here.)
+ */
+export const cellsSql = (table: string): string => `SELECT operation, mode, multiIf(isNull(latencyMs), -2, ${bucketOf('latencyMs')}) AS bucket, count(),
   countIf(status >= 500), countIf(status >= 400 AND status < 500),
   countIf(form = 'canonical'), countIf(form = 'regular'), countIf(form = 'malformed'),
   countIf(isNotNull(versionPrefix)), countIf(scheme = 'http'), countIf(insecure = 1),
   countIf(cache = 'HIT'), countIf(cache = 'MISS'), countIf(cache = 'STALE'), countIf(cache = 'BYPASS'),
-  countIf(fallback = 1), countIf(isNotNull(latencyMs))
-${requests(table)} GROUP BY operation, mode`;
+  countIf(fallback = 1), min(time), max(time)
+${requests(table)} GROUP BY operation, mode, bucket`;
 
 export const otherFormsSql = (table: string): string => `SELECT operation, form, count()
 ${routed(table)} AND isNotNull(form) AND form NOT IN ('canonical', 'regular', 'malformed') GROUP BY operation, form`;
@@ -35,8 +51,19 @@ ${routed(table)} AND isNotNull(form) AND form NOT IN ('canonical', 'regular', 'm
 export const routeModesSql = (table: string): string => `SELECT operation, routeMode, count()
 ${routed(table)} AND isNotNull(routeMode) GROUP BY operation, routeMode`;
 
+/**
+ * Requests per cell and timeline step, each step counted at its first minute. The step is chosen
+ * in the query (a scalar subquery over the requests' first and last minute) the way
+ * build-report.ts timelineStep chooses it, and returned with each row for the caller to check.
+ */
+export const minutesSql = (table: string): string => `WITH (SELECT arrayFirst(s -> ceil(span / s) <= ${MAX_BUCKETS}, [${STEPS.join(', ')}]) FROM (
+  SELECT intDiv(max(time), 60000) - intDiv(min(time), 60000) + 1 AS span ${requests(table)}
+)) AS chosen, if(chosen = 0, ${STEPS[STEPS.length - 1]}, chosen) AS step
+SELECT operation, mode, step, intDiv(intDiv(time, 60000), step) * step AS minute, count()
+${requests(table)} GROUP BY operation, mode, minute`;
+
 /** Requests per cell and timeline step (`step` minutes), each step counted at its first minute. */
-export const minutesSql = (table: string, step: number): string => `SELECT operation, mode, intDiv(intDiv(time, 60000), ${step}) * ${step} AS minute, count()
+export const minutesAtStepSql = (table: string, step: number): string => `SELECT operation, mode, ${step}, intDiv(intDiv(time, 60000), ${step}) * ${step} AS minute, count()
 ${requests(table)} GROUP BY operation, mode, minute`;
 
 const inCells = (cells: readonly Cell[]): string => `(operation, mode) IN (${cells.map((c) => `(${sqlString(c.operation)}, ${sqlString(c.mode)})`).join(', ')})`;
@@ -45,35 +72,22 @@ const inCells = (cells: readonly Cell[]): string => `(operation, mode) IN (${cel
 export const exactLatencySql = (table: string, cells: readonly Cell[]): string => `SELECT operation, mode, toString(latencyMs) AS ms, count()
 ${routed(table)} AND isNotNull(latencyMs) AND ${inCells(cells)} GROUP BY operation, mode, ms`;
 
-/** The exact bits of the sketch's 1 / ln(gamma), so ClickHouse multiplies by the same double. */
-function float64Literal(value: number): string {
-  const bytes = new Uint8Array(new Float64Array([value]).buffer);
-  return `reinterpretAsFloat64(unhex('${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}'))`;
-}
-
 /**
- * The latency sketch's bucket of each value (src/report/latency-sketch.ts addToBuckets; -1 for
- * values under 0.01 ms, which at 0.01 ms resolution means 0) and how many, for the larger cells.
+ * Per client use (the fields aggregate.ts tells uses apart by), with its first and last time, and
+ * the label of its latest labelled record and that record's time (NULL when none has a label).
+ * DECISION: a client's label is the one on its latest record (the file reader: the last one read).
  */
-export const bucketLatencySql = (table: string, cells: readonly Cell[]): string => `SELECT operation, mode,
-  if(latencyMs > 0, least(${BUCKETS - 1}, toInt32(ceil(log(toFloat64(latencyMs)) * ${float64Literal(INV_LOG_GAMMA)})) + ${KEY_OFFSET}), -1) AS bucket, count()
-${routed(table)} AND isNotNull(latencyMs) AND ${inCells(cells)} GROUP BY operation, mode, bucket`;
-
-/** Per client use (the fields aggregate.ts tells uses apart by), with its first and last time. */
 export const usesSql = (table: string): string => `SELECT client, operation, method, if(operation = 'uncatalogued', pathTemplate, NULL) AS template,
-  mode, form, versionPrefix, scheme, insecure, count(), min(time), max(time)
+  mode, form, versionPrefix, scheme, insecure, count(), min(time), max(time),
+  argMaxIf(clientLabel, time, isNotNull(clientLabel)), if(countIf(isNotNull(clientLabel)) > 0, maxIf(time, isNotNull(clientLabel)), NULL)
 ${routed(table)} AND isNotNull(client) GROUP BY client, operation, method, template, mode, form, versionPrefix, scheme, insecure`;
-
-/** DECISION: a client's label is the one on its latest record (the file reader: the last one read). */
-export const labelsSql = (table: string): string => `SELECT client, argMax(clientLabel, time)
-${routed(table)} AND isNotNull(client) AND isNotNull(clientLabel) GROUP BY client`;
 
 export const uncataloguedSql = (table: string): string => `SELECT method, ifNull(pathTemplate, '(unknown)') AS template, count()
 ${requests(table)} AND operation = 'uncatalogued' GROUP BY method, template`;
 
 const shadows = (table: string): string => `FROM ${table} WHERE msg = 'shadow'`;
 
-export const shadowOutcomesSql = (table: string): string => `SELECT operation, countIf(outcome = 'equal'), countIf(outcome = 'differ'), countIf(outcome = 'skipped')
+export const shadowOutcomesSql = (table: string): string => `SELECT operation, count(), countIf(outcome = 'equal'), countIf(outcome = 'differ'), countIf(outcome = 'skipped')
 ${shadows(table)} GROUP BY operation`;
 
 export const skipReasonsSql = (table: string): string => `SELECT operation, ifNull(reason, '(no reason given)') AS why, count()
