@@ -24,51 +24,67 @@ import { z } from 'zod';
 
 /** Serialises `value`; with `schema`, objects follow the schema's member order and null rules. */
 export function toLegacyJson(value: unknown, schema?: z.ZodType): string {
-  const out: string[] = [];
-  writeValue(out, value, schema);
-  return out.join('');
+  return writeValue(value, unwrap(schema));
 }
 
-function writeValue(out: string[], value: unknown, schema: z.ZodType | undefined): void {
-  const shape = unwrap(schema);
-  if (value === null || value === undefined) out.push('null');
-  else if (typeof value === 'string') out.push(legacyJsonString(value));
-  else if (typeof value === 'number') out.push(legacyJsonNumber(value));
-  else if (typeof value === 'boolean') out.push(value ? 'true' : 'false');
-  else if (Array.isArray(value)) writeArray(out, value, shape instanceof z.ZodArray ? (shape.element as z.ZodType) : undefined);
-  else if (typeof value === 'object') writeObject(out, value as Record<string, unknown>, shape instanceof z.ZodObject ? shape : undefined);
-  else out.push('null');
+/** `shape`: the value's schema with optional and nullable wrappers removed (see `unwrap`). */
+function writeValue(value: unknown, shape: z.ZodType | undefined): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return legacyJsonString(value);
+  if (typeof value === 'number') return legacyJsonNumber(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (Array.isArray(value)) return writeArray(value, shape instanceof z.ZodArray ? unwrap(shape.element as z.ZodType) : undefined);
+  if (typeof value === 'object') return writeObject(value as Record<string, unknown>, shape instanceof z.ZodObject ? planOf(shape) : NO_PLAN);
+  return 'null';
 }
 
-function writeArray(out: string[], entries: readonly unknown[], element: z.ZodType | undefined): void {
-  out.push('[');
-  entries.forEach((entry, index) => {
-    if (index > 0) out.push(',');
-    writeValue(out, entry, element);
-  });
-  out.push(']');
+function writeArray(entries: readonly unknown[], element: z.ZodType | undefined): string {
+  let out = '[';
+  for (let index = 0; index < entries.length; index++) {
+    if (index > 0) out += ',';
+    out += writeValue(entries[index], element);
+  }
+  return `${out}]`;
 }
 
-function writeObject(out: string[], record: Record<string, unknown>, schema: z.ZodObject | undefined): void {
-  out.push('{');
-  let first = true;
-  const member = (name: string, child: unknown, childSchema: z.ZodType | undefined): void => {
-    out.push(first ? '' : ',', legacyJsonString(name), ':');
-    first = false;
-    writeValue(out, child, childSchema);
-  };
-  const declared = schema ? (schema.shape as Record<string, z.ZodType>) : {};
-  for (const [name, childSchema] of Object.entries(declared)) {
+/** How an object schema is written, worked out once per schema (records are written by the thousand). */
+interface ObjectPlan {
+  readonly members: ReadonlyArray<{ readonly name: string; readonly key: string; readonly shape: z.ZodType | undefined; readonly optional: boolean }>;
+  readonly declared: ReadonlySet<string>;
+}
+
+const NO_PLAN: ObjectPlan = { members: [], declared: new Set() };
+const plans = new WeakMap<z.ZodObject, ObjectPlan>();
+
+function planOf(schema: z.ZodObject): ObjectPlan {
+  let plan = plans.get(schema);
+  if (!plan) {
+    const members = Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, child]) => ({
+      name,
+      key: `${legacyJsonString(name)}:`,
+      shape: unwrap(child),
+      optional: child instanceof z.ZodOptional,
+    }));
+    plan = { members, declared: new Set(members.map((member) => member.name)) };
+    plans.set(schema, plan);
+  }
+  return plan;
+}
+
+function writeObject(record: Record<string, unknown>, plan: ObjectPlan): string {
+  let out = '{';
+  for (const { name, key, shape, optional } of plan.members) {
     const child = Object.hasOwn(record, name) ? record[name] : undefined;
-    if (child === undefined && childSchema instanceof z.ZodOptional) continue;
-    member(name, child, childSchema);
+    if (child === undefined && optional) continue;
+    out += `${out.length > 1 ? ',' : ''}${key}${writeValue(child, shape)}`;
   }
   // Members the schema does not declare (or every member, without a schema), in their own order.
-  for (const [name, child] of Object.entries(record)) {
-    if (Object.hasOwn(declared, name) || child === undefined) continue;
-    member(name, child, undefined);
+  for (const name of Object.keys(record)) {
+    const child = record[name];
+    if (plan.declared.has(name) || child === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${legacyJsonString(name)}:${writeValue(child, undefined)}`;
   }
-  out.push('}');
+  return `${out}}`;
 }
 
 /** Optional and nullable wrappers hide the array or object schema inside. */
@@ -80,14 +96,24 @@ function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
 
 // U+0000-U+001F, " / \, U+0085, U+2028, U+2029, surrogates, U+FFFE, U+FFFF.
 // eslint-disable-next-line no-control-regex
-const NEEDS_ESCAPE = /[\u0000-\u001f"/\\\u0085\u2028\u2029\ud800-\udfff\ufffe\uffff]/g;
+const NEEDS_ESCAPE = /[\u0000-\u001f"/\\\u0085\u2028\u2029\ud800-\udfff\ufffe\uffff]/;
+/** The three escaped with a backslash before them; every URL has slashes. */
+const BACKSLASHED = /["/\\]/g;
+// eslint-disable-next-line no-control-regex
+const AS_CODE_UNIT = /[\u0000-\u001f\u0085\u2028\u2029\ud800-\udfff\ufffe\uffff]/;
+// eslint-disable-next-line no-control-regex
+const AS_CODE_UNITS = /[\u0000-\u001f\u0085\u2028\u2029\ud800-\udfff\ufffe\uffff]/g;
 
 export function legacyJsonString(text: string): string {
-  return `"${text.replace(NEEDS_ESCAPE, escapeChar)}"`;
+  // Most texts need no escape, and most of the rest only backslashes (URLs): a replacement
+  // pattern, not a callback per character.
+  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
+  let escaped = text.replace(BACKSLASHED, '\\$&');
+  if (AS_CODE_UNIT.test(escaped)) escaped = escaped.replace(AS_CODE_UNITS, codeUnitEscape);
+  return `"${escaped}"`;
 }
 
-function escapeChar(ch: string): string {
-  if (ch === '"' || ch === '/' || ch === '\\') return `\\${ch}`;
+function codeUnitEscape(ch: string): string {
   return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
