@@ -89,7 +89,8 @@ describe('stdout carries the usage log only', () => {
     }
     expectOnlyUsageLines(gateway.stdout(), 2);
     expect(gateway.stderr()).toMatch(/SIGINT: .*; closing/);
-    expect(gateway.stderr()).toMatch(/> node dist\/src\/node\/main\.js --config /);
+    // The compiled build, run with production's Node flags (package.json `serve`).
+    expect(gateway.stderr()).toMatch(/> node (?:--\S+ )*dist\/src\/node\/main\.js --config /);
 
     const check = startProcess('npm', ['run', 'serve', '--', '--config', file, '--check-config']);
     expect(await check.exited).toEqual({ code: 0, signal: null });
