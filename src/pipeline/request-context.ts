@@ -69,7 +69,7 @@ export function requestContext(options: RequestContextOptions): Handler<GatewayE
 
     const checkedBefore = preNormalised?.(c);
     const originForm = checkedBefore ? '' : originFormOf(c.req.url);
-    const target = checkedBefore ? ({ ok: true, ...checkedBefore } as const) : normaliseTarget(originForm, maxUrlLength);
+    const target = checkedBefore ? ({ ok: true, path: checkedBefore.path, query: checkedBefore.query } as const) : normaliseTarget(originForm, maxUrlLength);
     // The record is finished once the answer is known: at once when nothing had to wait (a
     // refusal, a cache HIT), else when dispatch's promise settles. The one Response is made here.
     const finish = (answered: Answer, query: string): Response => {
