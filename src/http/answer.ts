@@ -44,7 +44,11 @@ export function withHeader(answered: Answer, name: string, value: string): Answe
     answered.headers[name] = value;
     return answered;
   }
-  return { ...answered, headers: { ...answered.headers, [name]: value }, sharedHeaders: false };
+  // Built as literals, not spreads of the answer (a cached page's HIT takes this path every time).
+  const headers: Record<string, string> = { ...answered.headers };
+  headers[name] = value;
+  const copy: Answer = { status: answered.status, headers, body: answered.body, bytes: answered.bytes, sharedHeaders: false };
+  return answered.repeated ? { ...copy, repeated: answered.repeated } : copy;
 }
 
 /** The body as bytes (the page cache and the shadow comparison keep and compare bytes). */
