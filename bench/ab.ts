@@ -1,11 +1,12 @@
 /**
- * `npm run bench:ab -- [--base REF] [--rounds N] [--duration S] [--connections N] [--json FILE] [--this-flags=FLAGS]`:
- * this checkout's gateway against the gateway of another commit (default HEAD, so uncommitted
- * work is measured against its own base), in the same run, in alternating rounds (A B, then B A),
- * for pass-through and cache hit, log on. Prints the CPU µs per request of each (median, min-max),
- * the ratio this/base, req/s and promoted bytes per request.
+ * `npm run bench:ab -- [--base REF] [--this-ref REF] [--rounds N] [--duration S] [--connections N]
+ * [--json FILE] [--this-flags=FLAGS]`: this checkout's gateway (or commit `--this-ref`) against the
+ * gateway of commit `--base` (default HEAD, so uncommitted work is measured against its own base),
+ * in the same run, in alternating rounds (A B, then B A), for pass-through and cache hit, log on.
+ * Prints the CPU µs per request of each (median, min-max), the ratio this/base, req/s and
+ * promoted bytes per request.
  *
- * The base is exported with `git archive` into .bench-ab/<commit>/, compiled there with its own
+ * A commit is exported with `git archive` into .bench-ab/<commit>/, compiled there with its own
  * tsconfig.bench.json against this checkout's node_modules (same libraries for both sides), and
  * started from its own bench/gateway-child.js with the same config document. `--this-flags`
  * gives this side's gateways extra Node flags (`--base HEAD --this-flags=--max-semi-space-size=32`
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     json: { type: 'string' },
     'this-flags': { type: 'string', default: '' },
+    'this-ref': { type: 'string' },
   },
 });
 const thisFlags = values['this-flags'].split(/\s+/).filter((flag) => flag.length > 0);
@@ -73,6 +75,7 @@ const median = (xs: readonly number[]): number => {
 
 async function main(): Promise<void> {
   const base = buildBase(values.base);
+  const other = values['this-ref'] ? buildBase(values['this-ref']) : undefined;
   const children: Child[] = [];
   try {
     const { child: upstreams, info: upstreamInfo } = await forkUpstreams();
@@ -81,7 +84,7 @@ async function main(): Promise<void> {
     const gateways = new Map<string, Child>();
     for (const { target } of SCENARIOS) {
       for (const side of sides) {
-        const entry = side === 'base' ? base.entry : './gateway-child.ts';
+        const entry = side === 'base' ? base.entry : (other?.entry ?? './gateway-child.ts');
         const execArgv = side === 'this' ? thisFlags : [];
         const child = await forkChild(`${side} ${target}`, entry, { config: gatewayConfig(target, upstreamInfo) }, { gcTrace: true, execArgv });
         children.push(child);
@@ -121,7 +124,7 @@ async function main(): Promise<void> {
       const [b, t] = [of('base'), of('this')];
       return { scenario: label, base: b, this: t, ratio: t.cpuUs / b.cpuUs };
     });
-    console.log(`\nbase ${base.commit.slice(0, 12)} (${values.base}) vs this checkout${thisFlags.length ? ` with ${thisFlags.join(' ')}` : ''}; ${rounds} rounds of ${durationS} s, ${connections} connections, alternating`);
+    console.log(`\nbase ${base.commit.slice(0, 12)} (${values.base}) vs ${other ? `${other.commit.slice(0, 12)} (${values['this-ref']})` : 'this checkout'}${thisFlags.length ? ` with ${thisFlags.join(' ')}` : ''}; ${rounds} rounds of ${durationS} s, ${connections} connections, alternating`);
     console.log('| scenario | base CPU µs/req (min-max) | this CPU µs/req (min-max) | this/base | req/s base / this | promoted B/req base / this |');
     console.log('|---|---|---|---|---|---|');
     for (const row of rows) {
