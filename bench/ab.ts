@@ -22,6 +22,7 @@ import type { Measurement } from './load.js';
 import { measureTarget } from './measure.js';
 import { SEARCH_TARGET } from './pages.js';
 import { closeProbes, probe } from './probe.js';
+import { median } from './report.js';
 import { REQUEST_HEADERS, gatewayConfig } from './scenarios.js';
 import type { GatewayTarget } from './scenarios.js';
 
@@ -66,12 +67,6 @@ function buildBase(ref: string): { commit: string; entry: string } {
   if (!existsSync(entry)) throw new Error(`${ref}: no bench/gateway-child.js after compiling ${dir}`);
   return { commit, entry };
 }
-
-const median = (xs: readonly number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 async function main(): Promise<void> {
   const base = buildBase(values.base);

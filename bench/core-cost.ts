@@ -15,6 +15,7 @@ import { edgeRuntime } from '../src/edge/runtime.js';
 import { logLine } from '../src/observability/log-fields.js';
 import type { UpstreamClient } from '../src/upstream/types.js';
 import { JSON_CONTENT_TYPE, SEARCH_TARGET, cannedPages } from './pages.js';
+import { median } from './report.js';
 
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '5' }, only: { type: 'string' } } });
 const requests = Number(values.requests);
@@ -81,7 +82,6 @@ for (let round = 0; round < rounds; round++) {
   const order = round % 2 === 0 ? SUBJECTS : [...SUBJECTS].reverse();
   for (const [name, fetch] of order) results.set(name, [...(results.get(name) ?? []), await cpuPerRequest(fetch)]);
 }
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const bare = median(results.get(SUBJECTS[0]![0])!);
 console.log(`CPU µs per request through app.fetch, no sockets (${rounds} rounds of ${requests}, medians; log bytes ${written}):`);
 for (const [name] of SUBJECTS) {
