@@ -5,14 +5,12 @@
  * routing, no hop-by-hop filtering), and with `log: true` one usage-log line per request
  * (bench/anchor-log.ts). What the gateway costs beyond this is its own work. Reports { origin }.
  */
-import { serve } from '@hono/node-server';
-import type { ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
-import type { AddressInfo } from 'node:net';
 import { Pool, util } from 'undici';
 import type { Dispatcher } from 'undici';
 import { createAnchorLog } from './anchor-log.js';
 import { runChild } from './ipc.js';
+import { serveAnchor } from './serve-anchor.js';
 
 interface Answer {
   readonly status: number;
@@ -59,18 +57,11 @@ runChild<{ upstream: string; log: boolean }>(async ({ upstream, log }) => {
     usage?.log({ status: answer.status, bytesOut: answer.body.byteLength, startedAt });
     return new Response(answer.body as Uint8Array<ArrayBuffer>, { status: answer.status, headers: answer.headers });
   });
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const created = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(created));
-    created.once('error', reject);
-  });
-  const { port } = server.address() as AddressInfo;
+  const served = await serveAnchor(app);
   return {
-    info: { origin: `http://127.0.0.1:${port}` },
+    info: { origin: served.origin },
     close: async () => {
-      await new Promise<void>((resolve) => {
-        if ('closeAllConnections' in server) server.closeAllConnections();
-        server.close(() => resolve());
-      });
+      await served.close();
       await pool.close();
       usage?.close();
     },
