@@ -92,17 +92,24 @@ export function upstreamRequestHeaders(
   return out;
 }
 
-/** The headers sent back to the client for an upstream answer. */
-export function clientResponseHeaders(
-  upstream: Readonly<Record<string, string | string[]>>,
-): Record<string, string | string[]> {
+/**
+ * The headers sent back to the client for an upstream answer, in one pass: single-valued ones as
+ * a plain object, a header the upstream sent several times (Set-Cookie) as name-value pairs.
+ */
+export function clientResponseHeaders(upstream: Readonly<Record<string, string | string[]>>): {
+  single: Record<string, string>;
+  repeated: Array<readonly [string, string]> | undefined;
+} {
   const dropped = namedInConnection(upstream['connection']);
-  const out: Record<string, string | string[]> = {};
+  const single: Record<string, string> = {};
+  let repeated: Array<readonly [string, string]> | undefined;
   for (const name in upstream) {
     if (HOP_BY_HOP.has(name) || dropped?.has(name)) continue;
-    out[name] = upstream[name] as string | string[];
+    const value = upstream[name]!;
+    if (typeof value === 'string') single[name] = value;
+    else for (const one of value) (repeated ??= []).push([name, one]);
   }
-  return out;
+  return { single, repeated };
 }
 
 /** The first value of a header Node may have parsed into several (a request carries one of most). */

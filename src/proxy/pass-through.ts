@@ -40,17 +40,12 @@ export async function passThrough(
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
 export function toClientAnswer(upstream: UpstreamResponse, method: string): Answer {
-  const headers = clientResponseHeaders(upstream.headers);
+  const { single, repeated } = clientResponseHeaders(upstream.headers);
   const noBody = method === 'HEAD' || NULL_BODY_STATUS.has(upstream.status);
   const body = noBody || upstream.body.byteLength === 0 ? null : (upstream.body as Uint8Array<ArrayBuffer>);
   // A known length keeps @hono/node-server on its fastest path (it need not count the body).
-  if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.byteLength);
-  const single: Record<string, string> = {};
-  let repeated: Array<readonly [string, string]> | undefined;
-  for (const name in headers) {
-    const value = headers[name]!;
-    if (typeof value === 'string') single[name] = value;
-    else for (const one of value) (repeated ??= []).push([name, one]);
+  if (body && single['content-length'] === undefined && !repeated?.some(([name]) => name === 'content-length')) {
+    single['content-length'] = String(body.byteLength);
   }
   return answerOf(upstream.status, single, body, repeated ? { repeated } : {});
 }
