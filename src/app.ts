@@ -2,9 +2,10 @@
  * The gateway core: a Hono app with no Node-only import, so the same code runs on Node and on
  * edge runtimes. A runtime hands it the config, the upstream clients and its bindings.
  *
- *   requestContext (one handler): target, record → guards: host, scheme → dispatch → record out
+ *   requestContext (one handler): arrival → guards: method, host, scheme → dispatch → answer and record
  */
 import { Hono } from 'hono';
+import { routeMode } from './config/schema.js';
 import type { GatewayConfig } from './config/schema.js';
 import type { Operation } from './catalogue/operations.js';
 import { CATALOGUE_ROUTES, RouteTable } from './catalogue/route-table.js';
@@ -81,24 +82,18 @@ export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
       sink: deps.onRecord,
       details: logDetails ? { identifier: deps.identifier ?? identifierFromConfig(config.observability) } : undefined,
       emit: logDetails ? deps.emitRecord : undefined,
+      trusted: compileTrustedProxies(config.trustedProxies),
+      routeMode: (operation) => routeMode(config, operation),
       guards: [
         methodGuard,
         hostGuard(config.legacyHosts, config.acceptedHosts),
-        schemePolicy(
-          deps.runtime,
-          compileTrustedProxies(config.trustedProxies),
-          config.plainHttpCredentials,
-          config.listen.https?.port,
-          hostMatcher([...config.legacyHosts, ...(config.acceptedHosts ?? [])]),
-        ),
+        schemePolicy(config.plainHttpCredentials, config.listen.https?.port, hostMatcher([...config.legacyHosts, ...(config.acceptedHosts ?? [])])),
       ],
       dispatch: dispatch({ config, upstreams, runtime: deps.runtime, mappingContext, searchCache, shadow }),
     }),
   );
 
-  app.onError((error, c) => {
-    const record = c.get('record') as GatewayEnv['Variables']['record'] | undefined;
-    if (record) record.error = 'internal';
+  app.onError((error) => {
     console.error(JSON.stringify({ level: 'error', msg: 'unhandled gateway error', error: String(error) }));
     return gatewayErrorResponse(500, 'internal', 'The gateway failed to answer this request.', true);
   });

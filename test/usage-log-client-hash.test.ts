@@ -6,7 +6,6 @@ import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hmacSha256, sha256, toHex } from '../src/observability/hmac-sha256.js';
 import { apiKeyOf, createIdentifier, hashClient } from '../src/observability/identity.js';
-import type { RequestRecord } from '../src/gateway/request-record.js';
 import { basic } from './support/http.js';
 
 describe('HMAC-SHA256 in the core', () => {
@@ -40,11 +39,8 @@ describe('client and user identity', () => {
     const clientHash = createHmac('sha256', key).update('api_key\nsecret-key').digest('hex').slice(0, 16);
     expect(hashClient(key, 'secret-key')).toBe(clientHash);
     const identifier = createIdentifier(key, { [clientHash]: 'partner' });
-    const record: RequestRecord = { requestId: 'r', startedAt: 0, method: 'GET', operation: null, insecure: false };
-    identifier.identify(record, 'api_key=secret-key', basic('alice', 'alice-pass'));
-    expect(record.client).toBe(clientHash);
-    expect(record.clientLabel).toBe('partner');
-    expect(record.user).toBe(createHmac('sha256', key).update('user\nalice').digest('hex').slice(0, 16));
+    expect(identifier.client('api_key=secret-key')).toEqual({ hash: clientHash, label: 'partner' });
+    expect(identifier.user(basic('alice', 'alice-pass'))).toBe(createHmac('sha256', key).update('user\nalice').digest('hex').slice(0, 16));
     expect(createIdentifier('another-key-000000001').client('api_key=secret-key')?.hash).not.toBe(clientHash);
     expect(identifier.user('Bearer token')).toBeUndefined();
   });

@@ -160,6 +160,20 @@ describe('usage log records', () => {
     expect(lineFor(invalid.lines, invalid.answers[0]!)).toMatchObject({ operation: 'reviews.list', mode: 'gateway', status: 400, error: 'invalid-request' });
   });
 
+  it('records a refusal by the guards with the same request facts as a served request: scheme, route mode, client', async () => {
+    const { answers, lines } = await logged(
+      [
+        { target: `/recipes?api_key=${FREE}`, headers: { accept: 'application/json', host: 'elsewhere.example' } },
+        { target: `/recipes?api_key=${FREE}`, headers: { accept: 'application/json', host: 'gateway.example' } },
+      ],
+      { acceptedHosts: ['gateway.example'] },
+    );
+    expect(answers.map((a) => a.status)).toEqual([421, 200]);
+    const facts = { operation: 'recipes.search', routeMode: 'legacy', scheme: 'http', insecure: true, client: FREE_HASH, clientLabel: 'web-shop' };
+    expect(lineFor(lines, answers[0]!)).toMatchObject({ ...facts, mode: 'gateway', error: 'misdirected', bytesOut: Buffer.byteLength(answers[0]!.body) });
+    expect(lineFor(lines, answers[1]!)).toMatchObject({ ...facts, mode: 'legacy' });
+  });
+
   it('logs upstream failures at warn level with the reason', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

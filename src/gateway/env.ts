@@ -1,26 +1,16 @@
 /**
- * What the gateway's middleware chain shares per request, and what a runtime must provide.
+ * The core's Hono environment, and what a runtime must provide.
  */
 import type { Context } from 'hono';
 import type { AbortSignalLike } from '../upstream/types.js';
-import type { ClientView, Peer } from '../http/client-view.js';
-import type { RequestRecord } from './request-record.js';
-import type { RouteMatch } from '../catalogue/route-table.js';
+import type { Peer } from '../http/client-view.js';
 
-export interface GatewayVariables {
-  /** Normalised path and the raw query, as routed and as forwarded. */
-  target: { path: string; query: string };
-  /** Request headers with lower-case names, read once. */
-  headers: Record<string, string>;
-  client: ClientView;
-  record: RequestRecord;
-  /** The catalogue operation the request names, or null (uncatalogued); set before the guards run. */
-  match: RouteMatch | null;
-}
-
-export interface GatewayEnv {
-  Variables: GatewayVariables;
-}
+/**
+ * The core keeps nothing in Hono's per-request variables: the request's arrival
+ * (src/gateway/arrival.ts) is handed from stage to stage as an argument.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface GatewayEnv {}
 
 /** The runtime-specific pieces (Node: from the socket; edge runtimes: from the platform). */
 export interface RuntimeBindings {

@@ -1,85 +1,131 @@
 /**
- * One record per request: what the gateway learned while answering it. Filled as the request
- * goes through the gateway and handed to the `onRecord` sink when the answer is ready (the usage
- * log and the metrics, src/observability/). It never holds a secret: no api_key, no password, no
- * Authorization, no raw query. Clients and users appear only as keyed hashes.
+ * One record per request: what the gateway learned while answering it, handed to the `onRecord`
+ * sink when the answer is ready (the usage log and the metrics, src/observability/). It never
+ * holds a secret: no api_key, no password, no Authorization, no raw query. Clients and users
+ * appear only as keyed hashes.
  *
- * Who fills what:
- * - requestContext: requestId, startedAt, method, status, latencyMs, bytesIn, bytesOut, client,
- *   clientLabel, user (and operation/form when a guard answered before dispatch);
- * - schemePolicy (a guard): scheme, insecure, absoluteForm;
- * - dispatch: operation, pathTemplate, form, versionPrefix, mode, upstream, upstreamMs, cache, error.
+ * Written in one place, `recordOf`, from the request as it arrived (src/gateway/arrival.ts) and
+ * what answered it (the outcome of the pipeline, or of a Node refusal): one object of one shape,
+ * built when the answer is known, never filled in by the stages.
  */
 import type { OperationId, PathFormKind } from '../catalogue/operations.js';
 import { uncataloguedTemplate } from '../catalogue/route-table.js';
-import type { RouteMatch } from '../catalogue/route-table.js';
+import type { RouteMode } from '../config/schema.js';
+import { scrubTemplate } from '../observability/identity.js';
+import type { Identifier } from '../observability/identity.js';
+import type { Arrival } from './arrival.js';
 
 /**
  * Which path answered the request: `legacy` (pass-through), `api2` (mapped), later `canary` and
  * `shadow`. Absent when the gateway answered by itself before choosing one (logged as `gateway`).
  */
 export type Mode = 'legacy' | 'api2' | 'canary' | 'shadow' | 'gateway';
-/** @deprecated Same values as `Mode`; set `record.mode`. */
-export type ServedBy = Mode;
 
 export type CacheStatus = 'HIT' | 'MISS' | 'STALE' | 'BYPASS';
 
 export interface RequestRecord {
   /** From `X-Request-Id` when acceptable, else generated; echoed to the client when the usage log is on. */
-  requestId: string;
+  readonly requestId: string;
   /** Epoch milliseconds when the request reached the gateway. */
   readonly startedAt: number;
-  method: string;
+  readonly method: string;
   /** Operation id, `uncatalogued`, or null when the target was refused before routing. */
-  operation: OperationId | 'uncatalogued' | null;
+  readonly operation: OperationId | 'uncatalogued' | null;
   /** For uncatalogued requests: a path template such as `/recipe/{n}`. */
-  pathTemplate?: string;
-  form?: PathFormKind;
-  versionPrefix?: string | null;
-  absoluteForm?: boolean;
-  scheme?: 'http' | 'https';
+  readonly pathTemplate?: string;
+  readonly form?: PathFormKind;
+  readonly versionPrefix?: string | null;
+  readonly absoluteForm?: boolean;
+  readonly scheme?: 'http' | 'https';
   /** Credentials (api_key or Authorization) sent over plain http. */
-  insecure: boolean;
+  readonly insecure: boolean;
   /** Which path answered it (see `Mode`). */
-  mode?: Mode;
-  /** @deprecated Read as `mode` when `mode` is absent; new code sets `mode`. */
-  servedBy?: ServedBy;
+  readonly mode?: Mode;
   /** The route's configured mode (legacy, api2, canary, shadow); `mode` says which side answered. */
-  routeMode?: 'legacy' | 'api2' | 'canary' | 'shadow';
+  readonly routeMode?: RouteMode;
   /** The api2 answer failed and legacy answered instead. */
-  fallback?: boolean;
-  /** Name of the upstream contacted (`legacy`, `api2`); defaults to the mode in metrics. */
-  upstream?: string;
+  readonly fallback?: boolean;
   /** Response cache outcome, when a cache is in the path. */
-  cache?: CacheStatus;
-  status?: number;
+  readonly cache?: CacheStatus;
+  readonly status?: number;
   /** Time from arrival to the answer being ready, in ms (0.01 ms resolution). */
-  latencyMs?: number;
-  upstreamMs?: number;
+  readonly latencyMs?: number;
+  readonly upstreamMs?: number;
   /** Request body size (Content-Length, or the bytes read). */
-  bytesIn?: number;
+  readonly bytesIn?: number;
   /** Response body size. */
-  bytesOut?: number;
+  readonly bytesOut?: number;
   /** Keyed hash of the api_key (16 hex digits). */
-  client?: string;
+  readonly client?: string;
   /** Label of that hash from `observability.clientLabels`. */
-  clientLabel?: string;
+  readonly clientLabel?: string;
   /** Keyed hash of the HTTP Basic user name (16 hex digits). */
-  user?: string;
+  readonly user?: string;
   /** Short reason code (the `X-Gateway-Error` value, or an internal reason). */
-  error?: string;
+  readonly error?: string;
 }
 
 export type RecordSink = (record: Readonly<RequestRecord>) => void;
 
-/** Notes which operation a request is, in which form, or the path template of an uncatalogued one. */
-export function noteOperation(record: RequestRecord, match: RouteMatch | null, path: string): void {
-  if (match) {
-    record.operation = match.operation.id;
-    record.form = match.form.kind;
-    record.versionPrefix = match.versionPrefix;
-  } else {
-    record.operation = 'uncatalogued';
-    record.pathTemplate = uncataloguedTemplate(path);
-  }
+
+/** What answered a request, as the record says it. */
+export interface RecordedOutcome {
+  /** Which upstream answered; absent when the gateway answered by itself. */
+  readonly side?: 'legacy' | 'api2' | undefined;
+  readonly upstreamMs?: number | undefined;
+  readonly error?: string | undefined;
+  readonly fallback?: true | undefined;
+  readonly cache?: CacheStatus | undefined;
+}
+
+/** The request's facts the record reads (a Node refusal has no more than these). */
+export type RecordedArrival = Pick<Arrival, 'requestId' | 'startedAt' | 'method' | 'headers' | 'routed' | 'path' | 'query' | 'match' | 'absoluteForm' | 'insecure'> & {
+  readonly client: { readonly scheme: 'http' | 'https' };
+};
+
+/** The answer as sent: its status, its body size (with the usage log), the time to it. */
+export interface RecordedAnswer {
+  readonly status: number;
+  /** Body bytes sent; counted only with the usage log on. */
+  readonly bytesOut: number | undefined;
+  readonly latencyMs: number;
+  /** The configured mode of the operation's route. */
+  readonly routeMode: RouteMode | undefined;
+}
+
+/**
+ * The one place a record is written. With an `identifier` (the usage log is on) it also holds the
+ * client and user hashes and the body sizes. Every field is listed, absent ones as undefined, so
+ * every record has one shape for the sinks that read it.
+ */
+export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, answered: RecordedAnswer, identifier: Identifier | undefined): RequestRecord {
+  const { match } = arrival;
+  const authorization = arrival.headers['authorization'];
+  const who = identifier?.client(arrival.query);
+  const contentLength = arrival.headers['content-length'];
+  return {
+    requestId: arrival.requestId,
+    startedAt: arrival.startedAt,
+    method: arrival.method,
+    operation: match ? match.operation.id : arrival.routed ? 'uncatalogued' : null,
+    pathTemplate: match || !arrival.routed ? undefined : scrubTemplate(uncataloguedTemplate(arrival.path), arrival.query, authorization),
+    form: match?.form.kind,
+    versionPrefix: match?.versionPrefix,
+    absoluteForm: arrival.absoluteForm,
+    scheme: arrival.client.scheme,
+    insecure: arrival.insecure,
+    mode: outcome.side,
+    routeMode: answered.routeMode,
+    fallback: outcome.fallback,
+    cache: outcome.cache,
+    status: answered.status,
+    latencyMs: answered.latencyMs,
+    upstreamMs: outcome.upstreamMs,
+    bytesIn: identifier ? (contentLength === undefined ? 0 : Number(contentLength) || 0) : undefined,
+    bytesOut: answered.bytesOut,
+    client: who?.hash,
+    clientLabel: who?.label,
+    user: identifier?.user(authorization),
+    error: outcome.error,
+  };
 }

@@ -105,7 +105,7 @@ function refuseObserved(
   observer: RefusalObserver | undefined,
 ): Promise<void> {
   if (!observer) return refuse(res, response).then(() => undefined);
-  const record = startRefusal(observer, {
+  const arrival = startRefusal({
     method: req.method ?? 'GET',
     rawTarget: req.url ?? '/',
     requestIdHeader: singleValue(req.headers[REQUEST_ID_HEADER]),
@@ -116,9 +116,9 @@ function refuseObserved(
     startedAt: Date.now(),
     startedPerf,
   });
-  if (observer.identifier) response.headers.set(REQUEST_ID_HEADER, record.requestId);
+  if (observer.identifier) response.headers.set(REQUEST_ID_HEADER, arrival.requestId);
   return refuse(res, response).then((bytes) => {
-    finishRefusal(observer, record, response.status, response.headers.get('x-gateway-error') ?? 'refused', bytes, startedPerf);
+    finishRefusal(observer, arrival, response.status, response.headers.get('x-gateway-error') ?? 'refused', bytes);
   });
 }
 

@@ -52,12 +52,7 @@ const answeredByNode = new WeakMap<ServerResponse, NodeAnswer>();
 export const emitAnsweredByNode: RecordEmitter = (c, record, sink) => {
   const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing as ServerResponse | undefined;
   const told = outgoing && answeredByNode.get(outgoing);
-  if (told) {
-    record.status = told.status;
-    record.error = told.code;
-    record.bytesOut = told.bytesOut;
-  }
-  sink(record);
+  sink(told ? { ...record, status: told.status, error: told.code, bytesOut: told.bytesOut } : record);
 };
 
 /**
@@ -142,16 +137,16 @@ function answerRecorded(socket: Duplex, refusal: NodeRefusal, json: boolean, ext
   }
   // Node does not say when a refused request began: the record's clock starts at the refusal.
   const startedPerf = performance.now();
-  const record = startRefusal(observer, {
+  const arrival = startRefusal({
     ...sent,
     tls: (socket as { encrypted?: boolean }).encrypted === true,
     absoluteForm: /^https?:\/\//i.test(sent.rawTarget),
     startedAt: Date.now(),
     startedPerf,
   });
-  const idHead = observer.identifier ? `X-Request-Id: ${record.requestId}\r\n` : '';
+  const idHead = observer.identifier ? `X-Request-Id: ${arrival.requestId}\r\n` : '';
   const bytesOut = writeAnswer(socket, refusal, json, extraHead + idHead);
-  finishRefusal(observer, record, refusal.status, refusal.code, bytesOut, startedPerf);
+  finishRefusal(observer, arrival, refusal.status, refusal.code, bytesOut);
 }
 
 /** Writes a legacy-shaped error and closes the connection; returns the body's byte length. */

@@ -8,7 +8,6 @@
  */
 import { parseBasic } from '../legacy/credentials.js';
 import { decodeFormComponent, readPairs } from '../request/pairs.js';
-import type { RequestRecord } from '../gateway/request-record.js';
 import { hmacSha256, toHex } from './hmac-sha256.js';
 
 const CACHE_LIMIT = 10_000;
@@ -24,11 +23,6 @@ export interface Identifier {
   client(query: string): ClientIdentity | undefined;
   /** Hash of the user name in an `Authorization: Basic` header; undefined without one. */
   user(authorization: string | undefined): string | undefined;
-  /**
-   * Fills `client`, `clientLabel` and `user` of a record, and replaces any path-template segment
-   * that equals one of this request's secrets (a client that put its key in a path) with `{secret}`.
-   */
-  identify(record: RequestRecord, query: string, authorization: string | undefined): void;
 }
 
 export function hashClient(hashKey: string, apiKey: string): string {
@@ -63,20 +57,7 @@ export function createIdentifier(hashKey: string, labels: Readonly<Record<string
     return hash;
   };
 
-  return {
-    client,
-    user,
-    identify(record, query, authorization) {
-      const who = client(query);
-      if (who) {
-        record.client = who.hash;
-        if (who.label !== undefined) record.clientLabel = who.label;
-      }
-      const userHash = user(authorization);
-      if (userHash) record.user = userHash;
-      if (record.pathTemplate !== undefined) record.pathTemplate = scrubTemplate(record.pathTemplate, query, authorization);
-    },
-  };
+  return { client, user };
 }
 
 /** First `api_key` value of a raw query string, form-decoded; names match without regard to case. */
@@ -94,8 +75,12 @@ export function apiKeyOf(query: string): string | undefined {
 }
 
 
-/** Every `api_key` value of a query (a client may send several), and the Basic user and password. */
-function scrubTemplate(template: string, query: string, authorization: string | undefined): string {
+/**
+ * A path template with every segment that holds one of the request's secrets (a client that put
+ * its key in a path) replaced by `{secret}`: each `api_key` value of the query (a client may send
+ * several), and the Basic user name and password.
+ */
+export function scrubTemplate(template: string, query: string, authorization: string | undefined): string {
   const secrets = readPairs(query)
     .filter((pair) => pair.name === 'api_key')
     .map((pair) => pair.value.toLowerCase());

@@ -45,7 +45,7 @@ export const RECORD_FIELDS = [
   field('mode', 'string', false, 'side that answered: legacy, api2, or gateway (answered by the gateway itself)'),
   field('insecure', 'boolean', false, 'credentials sent over plain http'),
   field('status', 'status', false, 'HTTP status of the answer'),
-  field('routeMode', 'string', true, "the route's configured mode: legacy, api2, canary, shadow"),
+  field('routeMode', 'string', true, "the configured mode of the operation's route, on every catalogued request: legacy, api2, canary, shadow"),
   field('fallback', 'true', true, 'api2 failed and legacy answered'),
   field('pathTemplate', 'string', true, 'path template of an uncatalogued call, such as /recipe/{n}'),
   field('form', 'string', true, 'path form: canonical, malformed, regular'),

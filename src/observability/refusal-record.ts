@@ -1,10 +1,12 @@
 /**
  * The record of a request refused before the core app saw it (the Node listener's raw-target
  * checks: 400 bad target, 421 foreign host in an absolute-form target; and what Node's HTTP parser
- * refuses before any request exists: 431, 408, 400, 413, and CONNECT's 405). Same fields, same
- * hashes as the records the core fills, so the usage log and the metrics count these too.
+ * refuses before any request exists: 431, 408, 400, 413, and CONNECT's 405), written by the
+ * core's own `recordOf` from what is known of the request, so the usage log and the metrics count
+ * these too, with the same fields and hashes.
  */
-import type { RecordSink, RequestRecord } from '../gateway/request-record.js';
+import { recordOf } from '../gateway/request-record.js';
+import type { RecordedArrival, RecordSink } from '../gateway/request-record.js';
 import { carriesCredentials } from '../http/client-view.js';
 import type { Identifier } from './identity.js';
 import { roundMs } from './measure.js';
@@ -32,30 +34,35 @@ export interface Refusal {
   readonly startedPerf: number;
 }
 
-export function startRefusal(observer: RefusalObserver, refusal: Refusal): RequestRecord {
+/** The refused request as it arrived, as far as it is known: what its record is written from. */
+export type RefusalArrival = RecordedArrival & { readonly startedPerf: number };
+
+export function startRefusal(refusal: Refusal): RefusalArrival {
   const question = refusal.rawTarget.indexOf('?');
   const query = question === -1 ? '' : refusal.rawTarget.slice(question + 1).split('#')[0] ?? '';
   const scheme = refusal.tls ? 'https' : 'http';
-  const record: RequestRecord = {
+  const headers: Record<string, string> = {};
+  if (refusal.authorization !== undefined) headers['authorization'] = refusal.authorization;
+  if (refusal.contentLength !== undefined) headers['content-length'] = refusal.contentLength;
+  return {
     requestId: requestIdFrom(refusal.requestIdHeader),
     startedAt: refusal.startedAt,
+    startedPerf: refusal.startedPerf,
     method: refusal.method,
-    operation: null,
-    scheme,
-    insecure: scheme === 'http' && carriesCredentials(query, refusal.authorization === undefined ? {} : { authorization: refusal.authorization }),
+    headers,
+    routed: false,
+    path: '',
+    query,
+    match: null,
+    client: { scheme },
+    absoluteForm: refusal.absoluteForm,
+    insecure: scheme === 'http' && carriesCredentials(query, headers),
   };
-  if (refusal.absoluteForm) record.absoluteForm = true;
-  if (observer.identifier) {
-    observer.identifier.identify(record, query, refusal.authorization);
-    record.bytesIn = Number(refusal.contentLength ?? 0) || 0;
-  }
-  return record;
 }
 
-export function finishRefusal(observer: RefusalObserver, record: RequestRecord, status: number, error: string, bytesOut: number, startedPerf: number): void {
-  record.status = status;
-  record.error = error;
-  if (observer.identifier) record.bytesOut = bytesOut;
-  record.latencyMs = roundMs(performance.now() - startedPerf);
-  observer.sink(record);
+/** Hands the refusal's record to the observer once its answer is written (`bytesOut`: its body's size). */
+export function finishRefusal(observer: RefusalObserver, arrival: RefusalArrival, status: number, error: string, bytesOut: number): void {
+  const latencyMs = roundMs(performance.now() - arrival.startedPerf);
+  const answered = { status, bytesOut: observer.identifier ? bytesOut : undefined, latencyMs, routeMode: undefined };
+  observer.sink(recordOf(arrival, { error }, answered, observer.identifier));
 }

@@ -4,9 +4,8 @@
  * naming a foreign host are refused earlier, by the runtime adapter, with the same rule:
  * `isLegacyAuthority`.) The upstream is always the configured one, never derived from `Host`.
  */
-import { gatewayError } from '../http/gateway-error.js';
-import { wantsJson } from '../legacy/render.js';
 import type { Guard } from './guard.js';
+import { refused } from './parts.js';
 
 /** Host without port, lower-case; `[::1]:80` → `[::1]`. */
 export function hostnameOf(authority: string): string {
@@ -30,15 +29,9 @@ export function hostMatcher(hosts: readonly string[]): (authority: string) => bo
 export function hostGuard(legacyHosts: readonly string[], acceptedHosts: readonly string[] | undefined): Guard | undefined {
   if (!acceptedHosts) return undefined;
   const accepted = hostMatcher([...legacyHosts, ...acceptedHosts]);
-  return (c) => {
-    const host = c.get('headers')['host'];
+  return ({ headers, json }) => {
+    const host = headers['host'];
     if (host && accepted(host)) return undefined;
-    c.get('record').error = 'misdirected';
-    return gatewayError(
-      421,
-      'misdirected',
-      'Misdirected request: this gateway does not serve that host.',
-      wantsJson(c.get('headers')['accept'], c.get('headers')['content-type']),
-    );
+    return refused(421, 'misdirected', 'Misdirected request: this gateway does not serve that host.', json);
   };
 }

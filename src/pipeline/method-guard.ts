@@ -4,21 +4,16 @@
  * (CONNECT never reaches the core on Node: src/node/node-refusals.ts answers it.)
  */
 import { withHeader } from '../http/answer.js';
-import { gatewayError } from '../http/gateway-error.js';
-import { wantsJson } from '../legacy/render.js';
 import type { Guard } from './guard.js';
+import { refused } from './parts.js';
 
 /** The methods the gateway serves, for `Allow` on a 405. */
 export const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, DELETE';
 
 const ECHOING = new Set(['TRACE', 'TRACK']);
 
-export const methodGuard: Guard = (c) => {
-  const method = c.req.method;
+export const methodGuard: Guard = ({ method, json }) => {
   if (!ECHOING.has(method)) return undefined;
-  c.get('record').error = 'method-not-allowed';
-  const headers = c.get('headers');
-  const json = wantsJson(headers['accept'], headers['content-type']);
-  const refusal = gatewayError(405, 'method-not-allowed', `The ${method} method is not allowed: this gateway neither forwards nor echoes requests.`, json);
-  return withHeader(refusal, 'allow', ALLOWED_METHODS);
+  const refusal = refused(405, 'method-not-allowed', `The ${method} method is not allowed: this gateway neither forwards nor echoes requests.`, json);
+  return { ...refusal, answer: withHeader(refusal.answer, 'allow', ALLOWED_METHODS) };
 };

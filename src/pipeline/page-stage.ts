@@ -10,30 +10,25 @@
 import type { SearchCache } from '../cache/search-cache.js';
 import type { Served } from '../cache/page-cache.js';
 import { routeFreshness } from '../config/schema.js';
-import type { RequestRecord } from '../gateway/request-record.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { renderLegacyRequest } from '../request/render-legacy.js';
 import { answerFromSide } from './choose-side.js';
-import type { Attempt, PipelineParts, Side } from './parts.js';
+import type { Attempt, Outcome, PipelineParts, Side } from './parts.js';
 import { fromStored, toStored } from './stored-answer.js';
-import type { Answer } from '../http/answer.js';
 
 export function answerFromPages(
   parts: PipelineParts,
   cache: SearchCache,
   request: CanonicalRequest,
   side: Side,
-  client: {
-    readonly headers: Readonly<Record<string, string>>;
-    readonly record: RequestRecord;
-    /** Keeps a stale page's background refresh alive (RuntimeBindings.defer: edge waitUntil). */
-    readonly defer?: (work: Promise<unknown>) => void;
-  },
-  learn: (attempt: Attempt) => void,
-): Answer | Promise<Answer> {
-  const { headers, record } = client;
+  headers: Readonly<Record<string, string>>,
+  /** Keeps a stale page's background refresh alive (RuntimeBindings.defer: edge waitUntil). */
+  defer: (work: Promise<unknown>) => void,
+): Outcome | Promise<Outcome> {
   const legacy = { clientHeaders: headers, rawBody: null, shared: true, signal: undefined } as const;
   const fill = renderLegacyRequest(request, legacy);
+  // The upstream attempt this request made itself, when it filled the page (a waiter made none).
+  let filled: Attempt | undefined;
   const served = cache.serve(
     {
       fill,
@@ -43,19 +38,18 @@ export function answerFromPages(
       paidParams: request.paidParams,
       cacheControl: headers['cache-control'],
       policy: routeFreshness(parts.config, request.match.operation.id),
-      ...(client.defer ? { defer: client.defer } : {}),
+      defer,
     },
     async () => {
-      const attempt = await answerFromSide(parts, request, side, { ...legacy, forward: fill });
-      learn(attempt);
-      return toStored(attempt.answer);
+      filled = await answerFromSide(parts, request, side, { ...legacy, forward: fill });
+      return toStored(filled.answer);
     },
     async () => toStored((await answerFromSide(parts, request, side, { ...legacy, forward: fill })).answer),
   );
-  const answer = ({ answer: stored, outcome }: Served): Answer => {
-    record.cache = outcome;
-    record.mode ??= side;
-    return fromStored(stored, outcome, { ifNoneMatch: headers['if-none-match'], ifModifiedSince: headers['if-modified-since'] });
+  const outcome = ({ answer: stored, outcome: cacheOutcome }: Served): Outcome => {
+    const answer = fromStored(stored, cacheOutcome, { ifNoneMatch: headers['if-none-match'], ifModifiedSince: headers['if-modified-since'] });
+    if (filled === undefined) return { answer, side, cache: cacheOutcome };
+    return { answer, side: filled.side, upstreamMs: filled.upstreamMs, error: filled.error, fallback: filled.fallback, cache: cacheOutcome };
   };
-  return served instanceof Promise ? served.then(answer) : answer(served);
+  return served instanceof Promise ? served.then(outcome) : outcome(served);
 }

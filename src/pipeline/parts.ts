@@ -1,8 +1,13 @@
 /**
- * What the answering stages share for one config: the config, the upstream clients, the runtime
- * bindings, the api2 mapping context, the page cache and the shadow comparator.
+ * What the answering stages share for one config (the config, the upstream clients, the runtime
+ * bindings, the api2 mapping context, the page cache and the shadow comparator), and what they
+ * return (an outcome).
  */
 import type { Answer } from '../http/answer.js';
+import { gatewayError } from '../http/gateway-error.js';
+import type { GatewayErrorCode } from '../http/gateway-error.js';
+import type { RecordedOutcome } from '../gateway/request-record.js';
+import type { FieldError } from '../legacy/params.js';
 import type { MappingContext } from '../../mappings/types.js';
 import type { SearchCache } from '../cache/search-cache.js';
 import type { GatewayConfig } from '../config/schema.js';
@@ -27,11 +32,23 @@ export interface PipelineParts {
 
 export type Side = 'legacy' | 'api2';
 
-/** What one upstream attempt produced, and what the request record should learn from it. */
-export interface Attempt {
+/**
+ * What a stage answered, and what the request record learns from it (src/gateway/request-record.ts
+ * writes the record from the arrival and this): the side that answered, the upstream time, the
+ * reason of a refusal or failure, a fallback, the cache outcome.
+ */
+export interface Outcome extends RecordedOutcome {
   readonly answer: Answer;
+}
+
+/** What one upstream attempt produced. */
+export interface Attempt extends Outcome {
   readonly side: Side;
   readonly upstreamMs: number;
   readonly error: string | undefined;
-  readonly fallback?: true;
+}
+
+/** The gateway's own refusal, in the legacy error shape, recorded under its code. */
+export function refused(status: number, code: GatewayErrorCode, message: string, json: boolean, fieldErrors?: readonly FieldError[]): Outcome {
+  return { answer: gatewayError(status, code, message, json, fieldErrors), error: code };
 }

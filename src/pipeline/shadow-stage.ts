@@ -22,22 +22,22 @@ function asShadow(answered: Answer): ShadowAnswer {
 }
 
 /**
- * Offers the comparison (after the client's answer is ready); returns that answer. `defer`
- * keeps the comparison alive after the answer (RuntimeBindings.defer: edge waitUntil).
+ * Offers the comparison of the client's answer (once it is ready). `defer` keeps the comparison
+ * alive after the answer (RuntimeBindings.defer: edge waitUntil).
  */
-export function withShadow(
+export function offerShadow(
   parts: PipelineParts,
   request: CanonicalRequest,
   requestId: string,
   answered: Answer,
   defer?: (work: Promise<unknown>) => void,
-): Answer {
+): void {
   const { shadow, config, upstreams } = parts;
   const { operation } = request.match;
   const route = config.routes[operation.id];
   const mapping = mappingFor(operation.id);
-  if (answered.status >= 500 || !shadow || !mapping || !upstreams.api2 || route?.mode !== 'shadow' || !operation.safe) return answered;
-  if (Math.random() >= (route.shadow?.sampleRate ?? 1)) return answered;
+  if (answered.status >= 500 || !shadow || !mapping || !upstreams.api2 || route?.mode !== 'shadow' || !operation.safe) return;
+  if (Math.random() >= (route.shadow?.sampleRate ?? 1)) return;
   const primary = asShadow(answered);
   const background = { clientHeaders: {}, rawBody: null, shared: true, signal: undefined } as const;
   shadow.offer({
@@ -49,5 +49,4 @@ export function withShadow(
     candidate: async () => asShadow((await callApi2(parts, request, mapping, undefined, config.traffic.shadow.timeoutMs)).answer),
     ...(config.traffic.shadow.measureNoise ? { secondary: async () => asShadow((await callLegacy(parts, request, background)).answer) } : {}),
   }, defer);
-  return answered;
 }

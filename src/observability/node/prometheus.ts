@@ -170,7 +170,7 @@ export function createPrometheusMetrics(options: PrometheusOptions = {}): Promet
     const child = childrenFor(operation, mode, STATUS_CLASSES[Math.min(5, Math.floor(status / 100))] ?? '0xx');
     child.count.inc();
     if (record.latencyMs !== undefined) child.latency.observe(record.latencyMs / 1000);
-    const upstream = record.upstream ?? (mode === 'gateway' ? undefined : mode);
+    const upstream = mode === 'gateway' ? undefined : mode;
     if (upstream !== undefined) {
       if (record.upstreamMs !== undefined) upstreamDuration.labels(upstream).observe(record.upstreamMs / 1000);
       const reason = upstreamFailureOf(record.error);
