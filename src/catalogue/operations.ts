@@ -5,8 +5,10 @@
  * parameters, the config its operation ids, the usage log its names. Nothing branches on an
  * operation anywhere else.
  */
+import type { z } from 'zod';
 import * as rules from '../legacy/param-rules.js';
 import type { ParamRule } from '../legacy/param-rules.js';
+import { GroceryItemSchema, GroceryListSchema, RecipeSearchResultSchema, ReviewListSchema, ReviewSchema } from '../legacy/records.js';
 
 export const OPERATION_IDS = [
   'reviews.create',
@@ -65,11 +67,16 @@ export interface ParamSpec {
   readonly defaultValue?: string;
 }
 
-/** What an operation answers on success: status, XML root element and, for arrays, item name. */
+/**
+ * What an operation answers on success: status, XML root element and, for arrays, item name, and
+ * the schema of the record it carries (src/legacy/records.ts: member order and null rules for the
+ * legacy JSON writer).
+ */
 export interface ResponseShape {
   readonly status: 200 | 204;
   readonly xmlRoot?: string;
   readonly xmlItem?: string;
+  readonly record?: z.ZodType;
 }
 
 /** Who must be authenticated: every call carries api_key; `user` calls also carry HTTP Basic. */
@@ -129,7 +136,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'POST', template: '/reviews', kind: 'canonical' }],
     params: reviewFields,
-    answer: { status: 200, xmlRoot: 'Review' },
+    answer: { status: 200, xmlRoot: 'Review', record: ReviewSchema },
     auth: 'user',
     safe: false,
     // StarRating and ReviewCount show on every search page.
@@ -143,7 +150,7 @@ export const OPERATIONS: readonly Operation[] = [
     forms: [{ method: 'GET', template: '/review/{id}', kind: 'canonical' }],
     params: [p('id', 'path', true, rules.positiveId)],
     // DECISION: "most review requests need the user" (part 1): reads do not, writes do.
-    answer: { status: 200, xmlRoot: 'Review' },
+    answer: { status: 200, xmlRoot: 'Review', record: ReviewSchema },
     auth: 'key',
     safe: true,
   },
@@ -154,7 +161,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'GET', template: '/reviews', kind: 'canonical' }],
     params: [p('rid', 'query', true, rules.positiveId)],
-    answer: { status: 200, xmlRoot: 'ArrayOfReview', xmlItem: 'Review' },
+    answer: { status: 200, xmlRoot: 'ArrayOfReview', xmlItem: 'Review', record: ReviewListSchema },
     auth: 'key',
     safe: true,
   },
@@ -165,7 +172,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'PUT', template: '/review/{id}', kind: 'canonical' }],
     params: [p('id', 'path', true, rules.positiveId), ...reviewFields],
-    answer: { status: 200, xmlRoot: 'Review' },
+    answer: { status: 200, xmlRoot: 'Review', record: ReviewSchema },
     auth: 'user',
     safe: false,
     // StarRating and ReviewCount show on every search page.
@@ -192,7 +199,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'http',
     forms: [{ method: 'POST', template: '/grocerylist', kind: 'canonical' }],
     params: groceryFields,
-    answer: { status: 200, xmlRoot: 'Item' },
+    answer: { status: 200, xmlRoot: 'Item', record: GroceryItemSchema },
     auth: 'user',
     safe: false,
   },
@@ -203,7 +210,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'http',
     forms: [{ method: 'GET', template: '/grocerylist', kind: 'canonical' }],
     params: [],
-    answer: { status: 200, xmlRoot: 'GroceryList' },
+    answer: { status: 200, xmlRoot: 'GroceryList', record: GroceryListSchema },
     auth: 'user',
     safe: true,
   },
@@ -217,7 +224,7 @@ export const OPERATIONS: readonly Operation[] = [
       { method: 'PUT', template: '/grocerylist/{id}', kind: 'regular' },
     ],
     params: [p('id', 'path', true, rules.groceryItemId), ...groceryFields],
-    answer: { status: 200, xmlRoot: 'Item' },
+    answer: { status: 200, xmlRoot: 'Item', record: GroceryItemSchema },
     auth: 'user',
     safe: false,
   },
@@ -255,7 +262,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'https',
     forms: [{ method: 'GET', template: '/favorites', kind: 'canonical' }],
     params: [],
-    answer: { status: 200, xmlRoot: 'RecipeSearchResult' },
+    answer: { status: 200, xmlRoot: 'RecipeSearchResult', record: RecipeSearchResultSchema },
     auth: 'user',
     safe: true,
   },
@@ -290,7 +297,7 @@ export const OPERATIONS: readonly Operation[] = [
     documentedScheme: 'http',
     forms: [{ method: 'GET', template: '/trysoons', kind: 'canonical' }],
     params: [],
-    answer: { status: 200, xmlRoot: 'RecipeSearchResult' },
+    answer: { status: 200, xmlRoot: 'RecipeSearchResult', record: RecipeSearchResultSchema },
     auth: 'user',
     safe: true,
   },
@@ -324,7 +331,7 @@ export const OPERATIONS: readonly Operation[] = [
       { ...p('rpp', 'query', false, rules.resultsPerPage), defaultValue: '10' },
     ],
     // DECISION: search needs no user (part 5.4 is silent); a user, when given, fills IsBookmark.
-    answer: { status: 200, xmlRoot: 'RecipeSearchResult' },
+    answer: { status: 200, xmlRoot: 'RecipeSearchResult', record: RecipeSearchResultSchema },
     auth: 'key-optional-user',
     safe: true,
     cache: 'pages',

@@ -17,7 +17,6 @@
  *   somebody else's review 403 (reviews are public, only the author may change one).
  */
 import { z } from 'zod';
-import type { OperationId } from '../catalogue/operations.js';
 
 /** `\/Date(<epoch_ms>)\/` as it appears once JSON-decoded: `/Date(1436410705347)/`. */
 export const legacyDate = z.string().regex(/^\/Date\(-?[0-9]+\)\/$/);
@@ -124,21 +123,5 @@ export type GroceryItem = z.infer<typeof GroceryItemSchema>;
 export const GroceryListSchema = z.object({ Items: z.array(GroceryItemSchema) });
 export type GroceryList = z.infer<typeof GroceryListSchema>;
 
-const ReviewListSchema = z.array(ReviewSchema);
-
-/**
- * The schema of each operation's success record (the catalogue's `answer` names its status and
- * XML root): its member order and null rules for the JSON writer (legacy-json.ts).
- */
-export const ANSWER_SCHEMAS: Readonly<Partial<Record<OperationId, z.ZodType>>> = {
-  'reviews.create': ReviewSchema,
-  'reviews.get': ReviewSchema,
-  'reviews.list': ReviewListSchema,
-  'reviews.update': ReviewSchema,
-  'grocery.create': GroceryItemSchema,
-  'grocery.list': GroceryListSchema,
-  'grocery.update': GroceryItemSchema,
-  'favorites.list': RecipeSearchResultSchema,
-  'trysoons.list': RecipeSearchResultSchema,
-  'recipes.search': RecipeSearchResultSchema,
-};
+/** The reviews of one recipe: a bare array of Review. */
+export const ReviewListSchema = z.array(ReviewSchema);

@@ -13,7 +13,6 @@ import { Api2ShapeError, Api2StatusError, MappingRefusal } from '../../mappings/
 import type { MappingContext, OperationMapping } from '../../mappings/types.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { renderLegacy } from '../legacy/render.js';
-import { ANSWER_SCHEMAS } from '../legacy/records.js';
 import { upstreamFailure } from '../proxy/pass-through.js';
 import { answer } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
@@ -47,7 +46,7 @@ export async function answerThroughApi2(
     const mapped = await mapping.run({ operation: operation.id, values }, exchange.port, context);
     const shape = operation.answer;
     if (mapped.status === 204 || mapped.body === null) return { answer: answer(204, {}) };
-    const rendered = renderLegacy(mapped.status, mapped.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem, ANSWER_SCHEMAS[operation.id]);
+    const rendered = renderLegacy(mapped.status, mapped.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem, shape.record);
     const headers = { 'content-type': rendered.contentType, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) };
     // Encoded once here: the byte count is then known, and the runtime writes the bytes as they are.
     const body = encoder.encode(rendered.body);

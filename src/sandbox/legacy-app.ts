@@ -34,7 +34,6 @@ import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
 import { parseQuery } from '../legacy/params.js';
 import { canonicalise, MESSAGES, paidParamNames } from '../request/canonicalise.js';
 import { renderError, renderLegacy, wantsJson } from '../legacy/render.js';
-import { ANSWER_SCHEMAS } from '../legacy/records.js';
 import type { FieldError } from '../legacy/params.js';
 import type { MakeAgain, SandboxUser } from './dataset.js';
 import { RecipeDetailSchema } from './dataset.js';
@@ -186,7 +185,7 @@ function cacheControlFor(operation: Operation, user: SandboxUser | null): string
 function success(operation: Operation, value: unknown, json: boolean, cacheControl: string): Answer {
   const shape = operation.answer;
   if (shape.status === 204) return { status: 204, body: null, cacheControl };
-  return { ...renderLegacy(shape.status, value, json, shape.xmlRoot ?? 'Result', shape.xmlItem, ANSWER_SCHEMAS[operation.id]), cacheControl };
+  return { ...renderLegacy(shape.status, value, json, shape.xmlRoot ?? 'Result', shape.xmlItem, shape.record), cacheControl };
 }
 
 function failure(status: number, message: string, json: boolean, errors?: readonly FieldError[]): Answer {
