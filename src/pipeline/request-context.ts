@@ -105,21 +105,22 @@ export function requestContext(options: RequestContextOptions): Handler<GatewayE
       insecure: client.scheme === 'http' && carriesCredentials(query, headers),
     };
     if (!target.ok) return finish(c, arrival, refused(target.status, 'bad-target', `The request target is refused: ${target.reason}.`, arrival.json));
-    const outcome = runGuards(guards, arrival) ?? answerSafely(c, arrival, dispatch);
-    return outcome instanceof Promise ? outcome.then((done) => finish(c, arrival, done)) : finish(c, arrival, outcome);
+    let outcome: Outcome | Promise<Outcome>;
+    try {
+      outcome = runGuards(guards, arrival) ?? dispatch(c, arrival);
+    } catch (error) {
+      outcome = failed(error);
+    }
+    if (!(outcome instanceof Promise)) return finish(c, arrival, outcome);
+    return outcome.then(
+      (done) => finish(c, arrival, done),
+      (error: unknown) => finish(c, arrival, failed(error)),
+    );
   };
 }
 
-/** Dispatch's outcome; a failure of the gateway itself is a 500 in the legacy shape, and is recorded. */
-function answerSafely(c: Context<GatewayEnv>, arrival: Arrival, dispatch: RequestContextOptions['dispatch']): Outcome | Promise<Outcome> {
-  const failed = (error: unknown): Outcome => {
-    console.error(JSON.stringify({ level: 'error', msg: 'unhandled gateway error', error: String(error) }));
-    return refused(500, 'internal', 'The gateway failed to answer this request.', true);
-  };
-  try {
-    const outcome = dispatch(c, arrival);
-    return outcome instanceof Promise ? outcome.catch(failed) : outcome;
-  } catch (error) {
-    return failed(error);
-  }
+/** A failure of the gateway itself: a 500 in the legacy shape, recorded as `internal`. */
+function failed(error: unknown): Outcome {
+  console.error(JSON.stringify({ level: 'error', msg: 'unhandled gateway error', error: String(error) }));
+  return refused(500, 'internal', 'The gateway failed to answer this request.', true);
 }
