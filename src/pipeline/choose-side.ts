@@ -11,6 +11,7 @@
  * upstream, once.
  */
 import { mappingFor } from '../../mappings/index.js';
+import type { OperationMapping } from '../../mappings/types.js';
 import { routeMode } from '../config/schema.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { canaryChoosesApi2 } from '../traffic/canary.js';
@@ -35,10 +36,15 @@ export function chooseSide(parts: PipelineParts, request: CanonicalRequest, forc
 }
 
 /** The answer from the chosen side, then legacy's when a safe operation's api2 answer failed. */
-export async function answerFromSide(parts: PipelineParts, request: CanonicalRequest, side: Side, legacy: LegacyCall): Promise<Attempt> {
-  const { operation } = request.match;
-  const mapping = mappingFor(operation.id);
+export function answerFromSide(parts: PipelineParts, request: CanonicalRequest, side: Side, legacy: LegacyCall): Promise<Attempt> {
+  const mapping = mappingFor(request.match.operation.id);
+  // Not an async function: the legacy side's promise is handed on as it is, not wrapped in another.
   if (side === 'legacy' || !mapping) return callLegacy(parts, request, legacy);
+  return answerFromApi2(parts, request, mapping, legacy);
+}
+
+async function answerFromApi2(parts: PipelineParts, request: CanonicalRequest, mapping: OperationMapping, legacy: LegacyCall): Promise<Attempt> {
+  const { operation } = request.match;
   const attempt = await callApi2(parts, request, mapping, legacy.signal);
   if (attempt.answer.status >= 500 && operation.safe && parts.config.routes[operation.id]?.fallback === true) {
     const rescued = await callLegacy(parts, request, legacy);

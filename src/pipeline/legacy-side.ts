@@ -26,7 +26,7 @@ export interface LegacyCall {
   readonly forward?: LegacyForward;
 }
 
-export async function callLegacy(parts: PipelineParts, request: CanonicalRequest, call: LegacyCall): Promise<Attempt> {
+export function callLegacy(parts: PipelineParts, request: CanonicalRequest, call: LegacyCall): Promise<Attempt> {
   const forward = call.forward ?? renderLegacyRequest(request, call);
   const { operation } = request.match;
   return attempt(parts, {
@@ -57,10 +57,13 @@ export function callLegacyUncatalogued(
   }, 'uncatalogued', json);
 }
 
-async function attempt(parts: PipelineParts, request: UpstreamRequest, label: string, json: boolean): Promise<Attempt> {
+function attempt(parts: PipelineParts, request: UpstreamRequest, label: string, json: boolean): Promise<Attempt> {
   const started = Date.now();
-  const answered = await passThrough(parts.upstreams.legacy, request, { label, write: !SAFE_METHODS.has(request.method), json });
-  // Only gateway-made answers (502/504/503) carry a reason.
-  const error = answered.status >= 500 ? answered.headers['x-gateway-error'] : undefined;
-  return { answer: answered, side: 'legacy', upstreamMs: Date.now() - started, error };
+  return passThrough(parts.upstreams.legacy, request, { label, write: !SAFE_METHODS.has(request.method), json }).then((answered) => ({
+    answer: answered,
+    side: 'legacy',
+    upstreamMs: Date.now() - started,
+    // Only gateway-made answers (502/504/503) carry a reason.
+    error: answered.status >= 500 ? answered.headers['x-gateway-error'] : undefined,
+  }));
 }
