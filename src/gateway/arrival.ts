@@ -6,6 +6,7 @@
  */
 import type { RouteMatch } from '../catalogue/route-table.js';
 import type { ClientView } from '../http/client-view.js';
+import type { RouteMode } from '../config/schema.js';
 
 export interface Arrival {
   /** From `X-Request-Id` when acceptable, else generated. */
@@ -27,6 +28,8 @@ export interface Arrival {
   readonly query: string;
   /** The catalogue operation the request names; null when uncatalogued or unrouted. */
   readonly match: RouteMatch | null;
+  /** The configured mode of that operation's route (legacy, api2, canary, shadow). */
+  readonly routeMode: RouteMode | undefined;
   /** The client's scheme, address chain and host. */
   readonly client: ClientView;
   /** The client uses the gateway as its HTTP proxy (absolute-form target). */

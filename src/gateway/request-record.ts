@@ -13,15 +13,15 @@ import { uncataloguedTemplate } from '../catalogue/route-table.js';
 import type { RouteMode } from '../config/schema.js';
 import { scrubTemplate } from '../observability/identity.js';
 import type { Identifier } from '../observability/identity.js';
+import type { CacheOutcome } from '../cache/page-cache.js';
 import type { Arrival } from './arrival.js';
 
 /**
- * Which path answered the request: `legacy` (pass-through), `api2` (mapped), later `canary` and
- * `shadow`. Absent when the gateway answered by itself before choosing one (logged as `gateway`).
+ * Which upstream answered the request (the outcome's `side`, logged as `mode`): `legacy`
+ * (pass-through) or `api2` (mapped). Absent when the gateway answered by itself (logged as
+ * `gateway`).
  */
-export type Mode = 'legacy' | 'api2' | 'canary' | 'shadow' | 'gateway';
-
-export type CacheStatus = 'HIT' | 'MISS' | 'STALE' | 'BYPASS';
+export type Mode = 'legacy' | 'api2';
 
 export interface RequestRecord {
   /** From `X-Request-Id` when acceptable, else generated; echoed to the client when the usage log is on. */
@@ -46,12 +46,12 @@ export interface RequestRecord {
   /** The api2 answer failed and legacy answered instead. */
   readonly fallback?: boolean;
   /** Response cache outcome, when a cache is in the path. */
-  readonly cache?: CacheStatus;
+  readonly cache?: CacheOutcome;
   readonly status?: number;
   /** Time from arrival to the answer being ready, in ms (0.01 ms resolution). */
   readonly latencyMs?: number;
   readonly upstreamMs?: number;
-  /** Request body size (Content-Length, or the bytes read). */
+  /** Request body size, as its Content-Length declares it (0 without one). */
   readonly bytesIn?: number;
   /** Response body size. */
   readonly bytesOut?: number;
@@ -65,21 +65,21 @@ export interface RequestRecord {
   readonly error?: string;
 }
 
-export type RecordSink = (record: Readonly<RequestRecord>) => void;
+export type RecordSink = (record: RequestRecord) => void;
 
 
 /** What answered a request, as the record says it. */
 export interface RecordedOutcome {
   /** Which upstream answered; absent when the gateway answered by itself. */
-  readonly side?: 'legacy' | 'api2' | undefined;
+  readonly side?: Mode | undefined;
   readonly upstreamMs?: number | undefined;
   readonly error?: string | undefined;
   readonly fallback?: true | undefined;
-  readonly cache?: CacheStatus | undefined;
+  readonly cache?: CacheOutcome | undefined;
 }
 
 /** The request's facts the record reads (a Node refusal has no more than these). */
-export type RecordedArrival = Pick<Arrival, 'requestId' | 'startedAt' | 'method' | 'headers' | 'routed' | 'path' | 'query' | 'match' | 'absoluteForm' | 'insecure'> & {
+export type RecordedArrival = Pick<Arrival, 'requestId' | 'startedAt' | 'method' | 'headers' | 'routed' | 'path' | 'query' | 'match' | 'routeMode' | 'absoluteForm' | 'insecure'> & {
   readonly client: { readonly scheme: 'http' | 'https' };
 };
 
@@ -89,8 +89,6 @@ export interface RecordedAnswer {
   /** Body bytes sent; counted only with the usage log on. */
   readonly bytesOut: number | undefined;
   readonly latencyMs: number;
-  /** The configured mode of the operation's route. */
-  readonly routeMode: RouteMode | undefined;
 }
 
 /**
@@ -115,7 +113,7 @@ export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, ans
     scheme: arrival.client.scheme,
     insecure: arrival.insecure,
     mode: outcome.side,
-    routeMode: answered.routeMode,
+    routeMode: arrival.routeMode,
     fallback: outcome.fallback,
     cache: outcome.cache,
     status: answered.status,

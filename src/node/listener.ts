@@ -20,7 +20,7 @@ import { wantsJson } from '../legacy/render.js';
 import { hostMatcher } from '../pipeline/host-guard.js';
 import { refuseEarly } from './early-refusals.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
-import { finishRefusal, startRefusal } from '../observability/refusal-record.js';
+import { recordRefusal, refusalArrival } from '../observability/refusal-record.js';
 import type { RefusalObserver } from '../observability/refusal-record.js';
 
 /**
@@ -105,7 +105,7 @@ function refuseObserved(
   observer: RefusalObserver | undefined,
 ): Promise<void> {
   if (!observer) return refuse(res, response).then(() => undefined);
-  const arrival = startRefusal({
+  const arrival = refusalArrival({
     method: req.method ?? 'GET',
     rawTarget: req.url ?? '/',
     requestIdHeader: singleValue(req.headers[REQUEST_ID_HEADER]),
@@ -118,7 +118,7 @@ function refuseObserved(
   });
   if (observer.identifier) response.headers.set(REQUEST_ID_HEADER, arrival.requestId);
   return refuse(res, response).then((bytes) => {
-    finishRefusal(observer, arrival, response.status, response.headers.get('x-gateway-error') ?? 'refused', bytes);
+    recordRefusal(observer, arrival, response.status, response.headers.get('x-gateway-error') ?? 'refused', bytes);
   });
 }
 

@@ -17,7 +17,7 @@ import type { GatewayConfig } from '../config/schema.js';
 import { singleValue } from '../http/headers.js';
 import { renderError, wantsJson } from '../legacy/render.js';
 import type { RecordEmitter } from '../observability/record-emitter.js';
-import { finishRefusal, startRefusal } from '../observability/refusal-record.js';
+import { recordRefusal, refusalArrival } from '../observability/refusal-record.js';
 import type { Refusal, RefusalObserver } from '../observability/refusal-record.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
 import { afterOwedAnswers } from './answers-on-socket.js';
@@ -137,7 +137,7 @@ function answerRecorded(socket: Duplex, refusal: NodeRefusal, json: boolean, ext
   }
   // Node does not say when a refused request began: the record's clock starts at the refusal.
   const startedPerf = performance.now();
-  const arrival = startRefusal({
+  const arrival = refusalArrival({
     ...sent,
     tls: (socket as { encrypted?: boolean }).encrypted === true,
     absoluteForm: /^https?:\/\//i.test(sent.rawTarget),
@@ -146,7 +146,7 @@ function answerRecorded(socket: Duplex, refusal: NodeRefusal, json: boolean, ext
   });
   const idHead = observer.identifier ? `X-Request-Id: ${arrival.requestId}\r\n` : '';
   const bytesOut = writeAnswer(socket, refusal, json, extraHead + idHead);
-  finishRefusal(observer, arrival, refusal.status, refusal.code, bytesOut);
+  recordRefusal(observer, arrival, refusal.status, refusal.code, bytesOut);
 }
 
 /** Writes a legacy-shaped error and closes the connection; returns the body's byte length. */

@@ -42,7 +42,7 @@ export interface LogFields {
   error?: string;
 }
 
-/** The mode a record is counted under: set by dispatch, else `gateway` (answered by the gateway itself). */
+/** The mode a record is counted under: the upstream that answered, else `gateway` (answered by the gateway itself). */
 export function modeOf(record: Readonly<RequestRecord>): string {
   return record.mode ?? 'gateway';
 }

@@ -37,7 +37,7 @@ export interface Refusal {
 /** The refused request as it arrived, as far as it is known: what its record is written from. */
 export type RefusalArrival = RecordedArrival & { readonly startedPerf: number };
 
-export function startRefusal(refusal: Refusal): RefusalArrival {
+export function refusalArrival(refusal: Refusal): RefusalArrival {
   const question = refusal.rawTarget.indexOf('?');
   const query = question === -1 ? '' : refusal.rawTarget.slice(question + 1).split('#')[0] ?? '';
   const scheme = refusal.tls ? 'https' : 'http';
@@ -54,6 +54,7 @@ export function startRefusal(refusal: Refusal): RefusalArrival {
     path: '',
     query,
     match: null,
+    routeMode: undefined,
     client: { scheme },
     absoluteForm: refusal.absoluteForm,
     insecure: scheme === 'http' && carriesCredentials(query, headers),
@@ -61,8 +62,8 @@ export function startRefusal(refusal: Refusal): RefusalArrival {
 }
 
 /** Hands the refusal's record to the observer once its answer is written (`bytesOut`: its body's size). */
-export function finishRefusal(observer: RefusalObserver, arrival: RefusalArrival, status: number, error: string, bytesOut: number): void {
+export function recordRefusal(observer: RefusalObserver, arrival: RefusalArrival, status: number, error: string, bytesOut: number): void {
   const latencyMs = roundMs(performance.now() - arrival.startedPerf);
-  const answered = { status, bytesOut: observer.identifier ? bytesOut : undefined, latencyMs, routeMode: undefined };
+  const answered = { status, bytesOut: observer.identifier ? bytesOut : undefined, latencyMs };
   observer.sink(recordOf(arrival, { error }, answered, observer.identifier));
 }

@@ -28,10 +28,8 @@ import { readRequestBody } from './read-body.js';
 import type { BodyRead } from './read-body.js';
 import { offerShadow } from './shadow-stage.js';
 
-export type { PipelineParts as DispatchParts, Upstreams } from './parts.js';
-
 /** The client went away (or Node's request timeout cut it) while sending its body: nobody will read an answer, and nothing was sent upstream. Not a gateway failure. */
-const CLIENT_GONE: Outcome = { answer: answer(499, {}), error: 'client-gone' };
+const clientGone = (): Outcome => ({ answer: answer(499, {}), error: 'client-gone' });
 
 export function dispatch(parts: PipelineParts): (c: Context<GatewayEnv>, arrival: Arrival) => Outcome | Promise<Outcome> {
   const { config } = parts;
@@ -41,7 +39,7 @@ export function dispatch(parts: PipelineParts): (c: Context<GatewayEnv>, arrival
     }
     const read = readRequestBody(c, arrival.headers, config.limits.maxRequestBodyBytes);
     if (!(read instanceof Promise)) return answerRead(parts, c, arrival, read);
-    return read.then((body) => answerRead(parts, c, arrival, body), () => CLIENT_GONE);
+    return read.then((body) => answerRead(parts, c, arrival, body), clientGone);
   };
 }
 

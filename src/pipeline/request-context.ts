@@ -6,8 +6,8 @@
  * record.ts). One handler rather than a middleware chain: Hono calls a lone handler directly,
  * without composing a promise chain per request.
  *
- * With a usage log (`details`), it also echoes the request id, measures the bodies and hashes the
- * client and user.
+ * With a usage log (`details`), it also echoes the request id, counts the body bytes and hashes
+ * the client and user.
  */
 import type { Context, Handler } from 'hono';
 import type { OperationId } from '../catalogue/operations.js';
@@ -73,9 +73,8 @@ export function requestContext(options: RequestContextOptions): Handler<GatewayE
     const { status } = answered;
     const bytesOut = details ? (arrival.method === 'HEAD' || NO_BODY.has(status) ? 0 : answered.bytes) : undefined;
     const latencyMs = roundMs(performance.now() - arrival.startedPerf);
-    const routeMode = arrival.match ? options.routeMode(arrival.match.operation.id) : undefined;
     const response = toResponse(answered);
-    emit(c, recordOf(arrival, outcome, { status, bytesOut, latencyMs, routeMode }, identifier), sink);
+    emit(c, recordOf(arrival, outcome, { status, bytesOut, latencyMs }, identifier), sink);
     return response;
   };
 
@@ -88,6 +87,7 @@ export function requestContext(options: RequestContextOptions): Handler<GatewayE
     // A refused target's query only hashes its client; it is never forwarded.
     const query = target.ok ? target.query : originForm.includes('?') ? originForm.slice(originForm.indexOf('?') + 1) : '';
     const method = c.req.method;
+    const match = target.ok ? routes.match(method, target.path) : null;
     const client = viewClient(runtime.peer(c), headers, trusted);
     const arrival: Arrival = {
       requestId: requestIdFrom(headers[REQUEST_ID_HEADER]),
@@ -99,7 +99,8 @@ export function requestContext(options: RequestContextOptions): Handler<GatewayE
       routed: target.ok,
       path: target.ok ? target.path : '',
       query,
-      match: target.ok ? routes.match(method, target.path) : null,
+      match,
+      routeMode: match ? options.routeMode(match.operation.id) : undefined,
       client,
       absoluteForm: runtime.absoluteForm(c),
       insecure: client.scheme === 'http' && carriesCredentials(query, headers),

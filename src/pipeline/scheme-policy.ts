@@ -21,6 +21,7 @@ export function schemePolicy(
   redirectable: (authority: string) => boolean,
 ): Guard {
   return (arrival) => {
+    // Only credentials over plain http are the policy's business (`insecure`, noted on arrival).
     if (!arrival.insecure) return undefined;
     const { client } = arrival;
     const decision = decideScheme({
