@@ -9,7 +9,7 @@ import { routeMode } from './config/schema.js';
 import type { GatewayConfig } from './config/schema.js';
 import type { Operation } from './catalogue/operations.js';
 import { CATALOGUE_ROUTES, RouteTable } from './catalogue/route-table.js';
-import type { GatewayEnv, RuntimeBindings } from './gateway/env.js';
+import type { RuntimeBindings } from './gateway/env.js';
 import { dispatch } from './pipeline/dispatch.js';
 import type { Upstreams } from './pipeline/parts.js';
 import type { RecordSink } from './gateway/request-record.js';
@@ -58,9 +58,9 @@ export interface GatewayDeps {
   readonly catalogue?: readonly Operation[] | undefined;
 }
 
-export function createGatewayApp(deps: GatewayDeps): Hono<GatewayEnv> {
+export function createGatewayApp(deps: GatewayDeps): Hono {
   const { config } = deps;
-  const app = new Hono<GatewayEnv>();
+  const app = new Hono();
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   if (deps.admin) mountAdminRoutes(app, deps.admin);

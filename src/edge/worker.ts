@@ -29,7 +29,6 @@ import { CacheApiTier } from './cache-api-tier.js';
 import type { EdgeCache } from './cache-api-tier.js';
 import { parseConfig } from '../config/schema.js';
 import type { GatewayConfig } from '../config/schema.js';
-import type { GatewayEnv } from '../gateway/env.js';
 import { gatewayErrorResponse } from '../http/gateway-error.js';
 import { createFetchUpstream } from '../upstream/fetch-client.js';
 import type { UpstreamClient } from '../upstream/types.js';
@@ -49,7 +48,7 @@ export interface EdgeExecutionContext {
 }
 
 export type EdgeGateway =
-  | { readonly ok: true; readonly app: Hono<GatewayEnv>; readonly config: GatewayConfig; readonly notes: readonly string[]; readonly tier?: CacheApiTier | undefined }
+  | { readonly ok: true; readonly app: Hono; readonly config: GatewayConfig; readonly notes: readonly string[]; readonly tier?: CacheApiTier | undefined }
   | { readonly ok: false; readonly errors: readonly string[] };
 
 /** Parses the bindings and builds the app; never throws (a bad config is an answer, not a crash). */
@@ -158,7 +157,7 @@ export default {
       const json = /application\/json/i.test(request.headers.get('accept') ?? '');
       return gatewayErrorResponse(500, 'internal', 'The gateway is not configured: its GATEWAY_CONFIG binding is missing or invalid (see the log).', json);
     }
-    const answer = gateway.app.fetch(request, env, ctx as Parameters<Hono<GatewayEnv>['fetch']>[2]);
+    const answer = gateway.app.fetch(request, env, ctx as Parameters<Hono['fetch']>[2]);
     const tier = gateway.tier;
     if (!tier) return answer;
     // Cache writes started by this request outlive its answer only through waitUntil.

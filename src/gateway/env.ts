@@ -1,16 +1,10 @@
 /**
- * The core's Hono environment, and what a runtime must provide.
+ * What a runtime must provide to the core. (The core keeps nothing in Hono's per-request
+ * variables: a request's arrival, src/gateway/arrival.ts, is handed from stage to stage.)
  */
 import type { Context } from 'hono';
 import type { AbortSignalLike } from '../upstream/types.js';
 import type { Peer } from '../http/client-view.js';
-
-/**
- * The core keeps nothing in Hono's per-request variables: the request's arrival
- * (src/gateway/arrival.ts) is handed from stage to stage as an argument.
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface GatewayEnv {}
 
 /** The runtime-specific pieces (Node: from the socket; edge runtimes: from the platform). */
 export interface RuntimeBindings {

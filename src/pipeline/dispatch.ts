@@ -14,7 +14,6 @@
  */
 import type { Context } from 'hono';
 import type { Arrival } from '../gateway/arrival.js';
-import type { GatewayEnv } from '../gateway/env.js';
 import { answer } from '../http/answer.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { canonicalise } from '../request/canonicalise.js';
@@ -31,7 +30,7 @@ import { offerShadow } from './shadow-stage.js';
 /** The client went away (or Node's request timeout cut it) while sending its body: nobody will read an answer, and nothing was sent upstream. Not a gateway failure. */
 const clientGone = (): Outcome => ({ answer: answer(499, {}), error: 'client-gone' });
 
-export function dispatch(parts: PipelineParts): (c: Context<GatewayEnv>, arrival: Arrival) => Outcome | Promise<Outcome> {
+export function dispatch(parts: PipelineParts): (c: Context, arrival: Arrival) => Outcome | Promise<Outcome> {
   const { config } = parts;
   return (c, arrival) => {
     if (!arrival.match && config.uncatalogued === 'reject') {
@@ -44,7 +43,7 @@ export function dispatch(parts: PipelineParts): (c: Context<GatewayEnv>, arrival
 }
 
 /** A routed (or uncatalogued) request whose body is read: made canonical, then answered. */
-function answerRead(parts: PipelineParts, c: Context<GatewayEnv>, arrival: Arrival, read: BodyRead): Outcome | Promise<Outcome> {
+function answerRead(parts: PipelineParts, c: Context, arrival: Arrival, read: BodyRead): Outcome | Promise<Outcome> {
   const { config, runtime, searchCache, shadow } = parts;
   const { headers, match, json, client } = arrival;
   if (!read.ok) return refused(413, 'body-too-large', `The request body is larger than ${read.limit} bytes.`, json);

@@ -14,7 +14,7 @@ import type { OperationId } from '../catalogue/operations.js';
 import type { RouteTable } from '../catalogue/route-table.js';
 import type { RouteMode } from '../config/schema.js';
 import type { Arrival } from '../gateway/arrival.js';
-import type { GatewayEnv, RuntimeBindings } from '../gateway/env.js';
+import type { RuntimeBindings } from '../gateway/env.js';
 import { recordOf } from '../gateway/request-record.js';
 import type { RecordSink } from '../gateway/request-record.js';
 import { toResponse, withHeader } from '../http/answer.js';
@@ -54,12 +54,12 @@ export interface RequestContextOptions {
   /** Checks run before dispatch, in order (method, host, scheme); the first that answers wins. */
   readonly guards?: ReadonlyArray<Guard | undefined> | undefined;
   /** Answers the request once the guards let it through. */
-  readonly dispatch: (c: Context<GatewayEnv>, arrival: Arrival) => Promise<Outcome> | Outcome;
+  readonly dispatch: (c: Context, arrival: Arrival) => Promise<Outcome> | Outcome;
 }
 
 const NO_BODY = new Set([101, 103, 204, 205, 304]);
 
-export function requestContext(options: RequestContextOptions): Handler<GatewayEnv> {
+export function requestContext(options: RequestContextOptions): Handler {
   const { maxUrlLength, routes, trusted, runtime, sink, details, dispatch } = options;
   const guards = (options.guards ?? []).filter((guard): guard is Guard => guard !== undefined);
   const emit = options.emit ?? emitAtOnce;
@@ -67,7 +67,7 @@ export function requestContext(options: RequestContextOptions): Handler<GatewayE
 
   // The answer is known at once when nothing had to wait (a refusal, a cache HIT), else when
   // dispatch's promise settles. The one Response and the one record are made here.
-  const finish = (c: Context<GatewayEnv>, arrival: Arrival, outcome: Outcome): Response => {
+  const finish = (c: Context, arrival: Arrival, outcome: Outcome): Response => {
     if (!sink) return toResponse(outcome.answer);
     const answered = details ? withHeader(outcome.answer, REQUEST_ID_HEADER, arrival.requestId) : outcome.answer;
     const { status } = answered;
