@@ -5,7 +5,9 @@
  * there, filled in), the `\/Date(<epoch_ms>)\/` wrapper of legacy-interface.md part 2.5 and the
  * issue's `"\/Date(1316293200000)\/"`.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { legacyJsonNumber, legacyJsonString, toLegacyJson } from '../src/legacy/legacy-json.js';
 import { GroceryListSchema, RecipeSearchResultSchema, toLegacyDate } from '../src/legacy/records.js';
 import { renderError } from '../src/legacy/render.js';
@@ -49,6 +51,40 @@ describe('the legacy JSON writer', () => {
     expect(legacyJsonString('\u0085\u2028\u2029')).toBe('"\\u0085\\u2028\\u2029"');
     expect(legacyJsonString('pie 🥧')).toBe('"pie \\ud83e\\udd67"');
     expect(legacyJsonString('\ufffe\uffff\ufffd é <b>&')).toBe('"\\ufffe\\uffff\ufffd é <b>&"');
+  });
+
+  it('escapes each code unit by the same rule wherever it stands in a string (code unit by code unit)', () => {
+    const byRule = (text: string): string => {
+      let out = '"';
+      for (const unit of Array.from({ length: text.length }, (_, at) => text.charCodeAt(at))) {
+        const backslashed = unit === 0x22 || unit === 0x2f || unit === 0x5c;
+        const asCode = unit < 0x20 || unit === 0x85 || unit === 0x2028 || unit === 0x2029 || (unit >= 0xd800 && unit <= 0xdfff) || unit >= 0xfffe;
+        out += backslashed ? `\\${String.fromCharCode(unit)}` : asCode ? `\\u${unit.toString(16).padStart(4, '0')}` : String.fromCharCode(unit);
+      }
+      return `${out}"`;
+    };
+    const unit = fc.oneof(
+      fc.constantFrom('/', '"', '\\', '\u0000', '\n', '\u001f', ' ', '\u0084', '\u0085', '\u0086', '\u2027', '\u2028', '\u2029', '\ud7ff', '\ud83e', '\udd67', '\ue000', '\ufffd', '\ufffe', '\uffff', 'é', 'a'),
+      fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+    );
+    fc.assert(fc.property(fc.string({ unit, maxLength: 40 }), (text) => legacyJsonString(text) === byRule(text)), { numRuns: 2000 });
+  });
+
+  it('writes undeclared members after the declared ones, also when the record has as many members as the schema declares', () => {
+    const schema = z.object({ A: z.number(), B: z.string().nullable(), C: z.boolean().optional() });
+    // Declared order, nothing else: the common case.
+    expect(toLegacyJson({ A: 1, B: 'x', C: true }, schema)).toBe('{"A":1,"B":"x","C":true}');
+    // Three members, but one is not declared (B unset, so null; C optional and absent).
+    expect(toLegacyJson({ A: 1, Extra: 'e/f', C: undefined }, schema)).toBe('{"A":1,"B":null,"Extra":"e\\/f"}');
+    expect(toLegacyJson({ Extra: [1, { Z: 2 }], A: 1, B: null }, schema)).toBe('{"A":1,"B":null,"Extra":[1,{"Z":2}]}');
+    // Shuffled, with an undefined undeclared member (left out) and an inherited one (never written).
+    const record = Object.assign(Object.create({ Inherited: 1 }) as object, { C: false, Gone: undefined, B: 'b', A: 2 });
+    expect(toLegacyJson(record, schema)).toBe('{"A":2,"B":"b","C":false}');
+    // A declared member that is inherited, not own, is unset.
+    expect(toLegacyJson(Object.assign(Object.create({ A: 7 }) as object, { B: 'b', C: true, D: 1 }), schema)).toBe('{"A":null,"B":"b","C":true,"D":1}');
+    // Arrays of records and records without a schema.
+    expect(toLegacyJson([{ B: 'b', A: 1 }, null], z.array(schema))).toBe('[{"A":1,"B":"b"},null]');
+    expect(toLegacyJson({ b: [true, 'x'], a: { c: -0 } })).toBe('{"b":[true,"x"],"a":{"c":-0}}');
   });
 
   it('formats numbers as .NET Framework round-trip doubles and integers as digits', () => {

@@ -24,65 +24,95 @@ import { z } from 'zod';
 
 /** Serialises `value`; with `schema`, objects follow the schema's member order and null rules. */
 export function toLegacyJson(value: unknown, schema?: z.ZodType): string {
-  return writeValue(value, unwrap(schema));
+  return writeValue(value, shapeOf(schema));
 }
 
-/** `shape`: the value's schema with optional and nullable wrappers removed (see `unwrap`). */
-function writeValue(value: unknown, shape: z.ZodType | undefined): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return legacyJsonString(value);
-  if (typeof value === 'number') return legacyJsonNumber(value);
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (Array.isArray(value)) return writeArray(value, shape instanceof z.ZodArray ? unwrap(shape.element as z.ZodType) : undefined);
-  if (typeof value === 'object') return writeObject(value as Record<string, unknown>, shape instanceof z.ZodObject ? planOf(shape) : NO_PLAN);
-  return 'null';
+/**
+ * How a schema is written, worked out once per schema (records are written by the thousand): its
+ * object plan (NO_PLAN when it is no object schema) and, for an array schema, its element's shape.
+ * Optional and nullable wrappers are looked through (see `unwrap`).
+ */
+interface Shape {
+  readonly plan: ObjectPlan;
+  readonly element: Shape;
 }
 
-function writeArray(entries: readonly unknown[], element: z.ZodType | undefined): string {
-  let out = '[';
-  for (let index = 0; index < entries.length; index++) {
-    if (index > 0) out += ',';
-    out += writeValue(entries[index], element);
-  }
-  return `${out}]`;
-}
-
-/** How an object schema is written, worked out once per schema (records are written by the thousand). */
 interface ObjectPlan {
-  readonly members: ReadonlyArray<{ readonly name: string; readonly key: string; readonly shape: z.ZodType | undefined; readonly optional: boolean }>;
+  readonly members: ReadonlyArray<{ readonly name: string; readonly key: string; readonly shape: Shape; readonly optional: boolean }>;
   readonly declared: ReadonlySet<string>;
 }
 
 const NO_PLAN: ObjectPlan = { members: [], declared: new Set() };
-const plans = new WeakMap<z.ZodObject, ObjectPlan>();
+/** No schema: objects written with their own members, array entries the same. */
+const NO_SHAPE: Shape = { plan: NO_PLAN, get element() { return NO_SHAPE; } };
+const shapes = new WeakMap<z.ZodType, Shape>();
 
-function planOf(schema: z.ZodObject): ObjectPlan {
-  let plan = plans.get(schema);
-  if (!plan) {
-    const members = Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, child]) => ({
-      name,
-      key: `${legacyJsonString(name)}:`,
-      shape: unwrap(child),
-      optional: child instanceof z.ZodOptional,
-    }));
-    plan = { members, declared: new Set(members.map((member) => member.name)) };
-    plans.set(schema, plan);
+function shapeOf(schema: z.ZodType | undefined): Shape {
+  const unwrapped = unwrap(schema);
+  if (!(unwrapped instanceof z.ZodObject) && !(unwrapped instanceof z.ZodArray)) return NO_SHAPE;
+  let shape = shapes.get(unwrapped);
+  if (shape) return shape;
+  if (unwrapped instanceof z.ZodArray) {
+    const element = unwrapped.element as z.ZodType;
+    // Resolved on first use: a schema may refer to itself.
+    let resolved: Shape | undefined;
+    shape = { plan: NO_PLAN, get element() { return (resolved ??= shapeOf(element)); } };
+  } else {
+    const members: Array<ObjectPlan['members'][number]> = [];
+    const plan: ObjectPlan = { members, declared: new Set() };
+    shape = { plan, element: NO_SHAPE };
+    shapes.set(unwrapped, shape); // before the members: a schema may refer to itself
+    for (const [name, child] of Object.entries(unwrapped.shape as Record<string, z.ZodType>)) {
+      members.push({ name, key: `${legacyJsonString(name)}:`, shape: shapeOf(child), optional: child instanceof z.ZodOptional });
+      (plan.declared as Set<string>).add(name);
+    }
   }
-  return plan;
+  shapes.set(unwrapped, shape);
+  return shape;
+}
+
+function writeValue(value: unknown, shape: Shape): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return legacyJsonString(value);
+  if (typeof value === 'number') return legacyJsonNumber(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (Array.isArray(value)) return writeArray(value, shape.element);
+  if (typeof value === 'object') return writeObject(value as Record<string, unknown>, shape.plan);
+  return 'null';
+}
+
+function writeArray(entries: readonly unknown[], element: Shape): string {
+  if (entries.length === 0) return '[]';
+  let out = `[${writeValue(entries[0], element)}`;
+  for (let index = 1; index < entries.length; index++) out += `,${writeValue(entries[index], element)}`;
+  return `${out}]`;
 }
 
 function writeObject(record: Record<string, unknown>, plan: ObjectPlan): string {
+  const { members } = plan;
+  // A record built in its declared order with nothing else (what every mapping builds) has its
+  // own keys equal to the members, in order: then no member needs an ownership test and no key
+  // can be undeclared.
+  const keys = Object.keys(record);
+  let inOrder = keys.length === members.length;
   let out = '{';
-  for (const { name, key, shape, optional } of plan.members) {
-    const child = Object.hasOwn(record, name) ? record[name] : undefined;
+  for (let index = 0; index < members.length; index++) {
+    const { name, key, shape, optional } = members[index]!;
+    let child: unknown;
+    if (inOrder && keys[index] === name) child = record[name];
+    else {
+      inOrder = false;
+      child = Object.hasOwn(record, name) ? record[name] : undefined;
+    }
     if (child === undefined && optional) continue;
-    out += `${out.length > 1 ? ',' : ''}${key}${writeValue(child, shape)}`;
+    out += out.length > 1 ? `,${key}${writeValue(child, shape)}` : `${key}${writeValue(child, shape)}`;
   }
+  if (inOrder) return `${out}}`;
   // Members the schema does not declare (or every member, without a schema), in their own order.
-  for (const name of Object.keys(record)) {
+  for (const name of keys) {
     const child = record[name];
     if (plan.declared.has(name) || child === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${legacyJsonString(name)}:${writeValue(child, undefined)}`;
+    out += `${out.length > 1 ? ',' : ''}${legacyJsonString(name)}:${writeValue(child, NO_SHAPE)}`;
   }
   return `${out}}`;
 }
@@ -94,23 +124,37 @@ function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
   return current;
 }
 
-// U+0000-U+001F, " / \, U+0085, U+2028, U+2029, surrogates, U+FFFE, U+FFFF.
-// eslint-disable-next-line no-control-regex
-const NEEDS_ESCAPE = /[\u0000-\u001f"/\\\u0085\u2028\u2029\ud800-\udfff\ufffe\uffff]/;
-/** The three escaped with a backslash before them; every URL has slashes. */
+/** The three escaped with a backslash before them. */
 const BACKSLASHED = /["/\\]/g;
-// eslint-disable-next-line no-control-regex
-const AS_CODE_UNIT = /[\u0000-\u001f\u0085\u2028\u2029\ud800-\udfff\ufffe\uffff]/;
 // eslint-disable-next-line no-control-regex
 const AS_CODE_UNITS = /[\u0000-\u001f\u0085\u2028\u2029\ud800-\udfff\ufffe\uffff]/g;
 
 export function legacyJsonString(text: string): string {
-  // Most texts need no escape, and most of the rest only backslashes (URLs): a replacement
-  // pattern, not a callback per character.
-  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
-  let escaped = text.replace(BACKSLASHED, '\\$&');
-  if (AS_CODE_UNIT.test(escaped)) escaped = escaped.replace(AS_CODE_UNITS, codeUnitEscape);
-  return `"${escaped}"`;
+  // One pass over the code units: most texts need no escape but their slashes (every URL and
+  // date has some), written as the runs between them; anything else to escape takes the
+  // general path below.
+  let out = '"';
+  let from = 0;
+  for (let at = 0; at < text.length; at++) {
+    const unit = text.charCodeAt(at);
+    if (unit === 0x2f) {
+      out += `${text.slice(from, at)}\\/`;
+      from = at + 1;
+    } else if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0x85 && needsEscape(unit))) {
+      return escapeEveryKind(text);
+    }
+  }
+  return from === 0 ? `"${text}"` : `${out}${text.slice(from)}"`;
+}
+
+/** Above U+0084: U+0085, U+2028, U+2029, surrogates, U+FFFE, U+FFFF. */
+function needsEscape(unit: number): boolean {
+  return unit === 0x85 || unit === 0x2028 || unit === 0x2029 || (unit >= 0xd800 && unit <= 0xdfff) || unit >= 0xfffe;
+}
+
+/** `"`, `/` and `\` backslashed, the rest as `\uxxxx`. */
+function escapeEveryKind(text: string): string {
+  return `"${text.replace(BACKSLASHED, '\\$&').replace(AS_CODE_UNITS, codeUnitEscape)}"`;
 }
 
 function codeUnitEscape(ch: string): string {
