@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { legacyJsonNumber, legacyJsonString, toLegacyJson } from '../src/legacy/legacy-json.js';
+import { legacyJsonNumber, legacyJsonString, toLegacyJson, toLegacyJsonBytes } from '../src/legacy/legacy-json.js';
 import { GroceryListSchema, RecipeSearchResultSchema, toLegacyDate } from '../src/legacy/records.js';
 import { renderError } from '../src/legacy/render.js';
 import { toXml } from '../src/legacy/xml.js';
@@ -68,6 +68,15 @@ describe('the legacy JSON writer', () => {
       fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
     );
     fc.assert(fc.property(fc.string({ unit, maxLength: 40 }), (text) => legacyJsonString(text) === byRule(text)), { numRuns: 2000 });
+    // The body is written as bytes: the UTF-8 of the same text (one, two and three byte sequences).
+    const encoder = new TextEncoder();
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit, maxLength: 40 }), { maxLength: 4 }), (texts) => {
+        const expected = encoder.encode(`[${texts.map(byRule).join(',')}]`);
+        return Buffer.compare(toLegacyJsonBytes(texts), expected) === 0;
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('writes undeclared members after the declared ones, also when the record has as many members as the schema declares', () => {
@@ -85,6 +94,15 @@ describe('the legacy JSON writer', () => {
     // Arrays of records and records without a schema.
     expect(toLegacyJson([{ B: 'b', A: 1 }, null], z.array(schema))).toBe('[{"A":1,"B":"b"},null]');
     expect(toLegacyJson({ b: [true, 'x'], a: { c: -0 } })).toBe('{"b":[true,"x"],"a":{"c":-0}}');
+  });
+
+  it('writes bodies of any size, beyond its reused buffer, and the next body after them alike', () => {
+    const long = 'é/'.repeat(100_000);
+    const many = Array.from({ length: 5_000 }, (_, index) => ({ I: index, S: 'x/y' }));
+    expect(toLegacyJson({ L: long })).toBe(`{"L":"${'é\\/'.repeat(100_000)}"}`);
+    expect(toLegacyJson(many)).toBe(`[${many.map(({ I }) => `{"I":${I},"S":"x\\/y"}`).join(',')}]`);
+    expect(toLegacyJson({ A: 'a' })).toBe('{"A":"a"}');
+    expect(Buffer.from(toLegacyJsonBytes({ A: 'ü' })).toString('utf8')).toBe('{"A":"ü"}');
   });
 
   it('formats numbers as .NET Framework round-trip doubles and integers as digits', () => {

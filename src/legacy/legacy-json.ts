@@ -22,9 +22,135 @@
  */
 import { z } from 'zod';
 
-/** Serialises `value`; with `schema`, objects follow the schema's member order and null rules. */
+/**
+ * Serialises `value` as UTF-8 bytes; with `schema`, objects follow the schema's member order and
+ * null rules. The bytes are written straight into a buffer: a body built as a string of pieces
+ * had to be flattened and encoded afterwards, which cost as much as the writing.
+ */
+export function toLegacyJsonBytes(value: unknown, schema?: z.ZodType): Uint8Array<ArrayBuffer> {
+  const out = takeBuffer();
+  writeValue(out, value, shapeOf(schema));
+  const bytes = out.bytes.slice(0, out.at);
+  giveBack(out);
+  return bytes;
+}
+
+/** The same, as a string. */
 export function toLegacyJson(value: unknown, schema?: z.ZodType): string {
-  return writeValue(value, shapeOf(schema));
+  const out = takeBuffer();
+  writeValue(out, value, shapeOf(schema));
+  const text = decoder.decode(out.bytes.subarray(0, out.at));
+  giveBack(out);
+  return text;
+}
+
+/** One JSON string: quotes and escapes (see the conventions above). */
+export function legacyJsonString(text: string): string {
+  const out: Out = { bytes: new Uint8Array(2 + text.length * 6), at: 0 };
+  writeString(out, text);
+  return decoder.decode(out.bytes.subarray(0, out.at));
+}
+
+const decoder = new TextDecoder();
+
+/** Bytes written so far. */
+interface Out {
+  bytes: Uint8Array<ArrayBuffer>;
+  at: number;
+}
+
+/**
+ * One buffer serves every write (a write is synchronous, start to end); a write that finds it
+ * taken (one started from inside another, which no record does) gets a buffer of its own.
+ */
+let spare: Out | undefined = { bytes: new Uint8Array(16 * 1024), at: 0 };
+const KEPT_BYTES = 256 * 1024;
+
+function takeBuffer(): Out {
+  const out = spare ?? { bytes: new Uint8Array(16 * 1024), at: 0 };
+  spare = undefined;
+  out.at = 0;
+  return out;
+}
+
+function giveBack(out: Out): void {
+  if (out.bytes.length <= KEPT_BYTES) spare = out;
+}
+
+/** Room for `more` bytes after `out.at`. */
+function room(out: Out, more: number): void {
+  if (out.at + more <= out.bytes.length) return;
+  const grown = new Uint8Array(Math.max(out.bytes.length * 2, out.at + more));
+  grown.set(out.bytes.subarray(0, out.at));
+  out.bytes = grown;
+}
+
+/** ASCII text (numbers, literals) as it is. */
+function writeAscii(out: Out, text: string): void {
+  room(out, text.length);
+  const { bytes } = out;
+  let at = out.at;
+  for (let index = 0; index < text.length; index++) bytes[at++] = text.charCodeAt(index);
+  out.at = at;
+}
+
+function writeBytes(out: Out, piece: Uint8Array): void {
+  room(out, piece.length);
+  const { bytes } = out;
+  let at = out.at;
+  for (let index = 0; index < piece.length; index++) bytes[at++] = piece[index]!;
+  out.at = at;
+}
+
+const HEX = '0123456789abcdef';
+
+/**
+ * A JSON string, code unit by code unit: `"`, `/` and `\` after a backslash; below U+0020,
+ * U+0085, U+2028, U+2029, every surrogate, U+FFFE and U+FFFF as `\uxxxx` (lower-case hex); the
+ * rest as UTF-8. Surrogates never reach the UTF-8 step, so no code unit needs more than 3 bytes.
+ */
+function writeString(out: Out, text: string): void {
+  const length = text.length;
+  room(out, 2 + length * 6);
+  const { bytes } = out;
+  let at = out.at;
+  bytes[at++] = 0x22;
+  for (let index = 0; index < length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0x80) {
+      if (unit >= 0x20) {
+        if (unit === 0x22 || unit === 0x2f || unit === 0x5c) bytes[at++] = 0x5c;
+        bytes[at++] = unit;
+        continue;
+      }
+    } else if (!(unit === 0x85 || unit === 0x2028 || unit === 0x2029 || (unit >= 0xd800 && unit <= 0xdfff) || unit >= 0xfffe)) {
+      if (unit < 0x800) {
+        bytes[at++] = 0xc0 | (unit >> 6);
+      } else {
+        bytes[at++] = 0xe0 | (unit >> 12);
+        bytes[at++] = 0x80 | ((unit >> 6) & 0x3f);
+      }
+      bytes[at++] = 0x80 | (unit & 0x3f);
+      continue;
+    }
+    bytes[at++] = 0x5c;
+    bytes[at++] = 0x75;
+    bytes[at++] = HEX.charCodeAt(unit >> 12);
+    bytes[at++] = HEX.charCodeAt((unit >> 8) & 0xf);
+    bytes[at++] = HEX.charCodeAt((unit >> 4) & 0xf);
+    bytes[at++] = HEX.charCodeAt(unit & 0xf);
+  }
+  bytes[at++] = 0x22;
+  out.at = at;
+}
+
+/** The bytes of a member's name as written before its value: `"Name":`, and `,"Name":` after another. */
+function memberKey(name: string, comma: boolean): Uint8Array {
+  const out: Out = { bytes: new Uint8Array(3 + name.length * 6), at: 0 };
+  if (comma) out.bytes[out.at++] = 0x2c;
+  writeString(out, name);
+  out.bytes[out.at++] = 0x3a;
+  return out.bytes.slice(0, out.at);
 }
 
 /**
@@ -38,13 +164,18 @@ interface Shape {
 }
 
 interface ObjectPlan {
-  readonly members: ReadonlyArray<{ readonly name: string; readonly key: string; readonly shape: Shape; readonly optional: boolean }>;
+  readonly members: ReadonlyArray<{ readonly name: string; readonly key: Uint8Array; readonly nextKey: Uint8Array; readonly shape: Shape; readonly optional: boolean }>;
   readonly declared: ReadonlySet<string>;
 }
 
 const NO_PLAN: ObjectPlan = { members: [], declared: new Set() };
 /** No schema: objects written with their own members, array entries the same. */
-const NO_SHAPE: Shape = { plan: NO_PLAN, get element() { return NO_SHAPE; } };
+const NO_SHAPE: Shape = {
+  plan: NO_PLAN,
+  get element() {
+    return NO_SHAPE;
+  },
+};
 const shapes = new WeakMap<z.ZodType, Shape>();
 
 function shapeOf(schema: z.ZodType | undefined): Shape {
@@ -56,48 +187,58 @@ function shapeOf(schema: z.ZodType | undefined): Shape {
     const element = unwrapped.element as z.ZodType;
     // Resolved on first use: a schema may refer to itself.
     let resolved: Shape | undefined;
-    shape = { plan: NO_PLAN, get element() { return (resolved ??= shapeOf(element)); } };
+    shape = {
+      plan: NO_PLAN,
+      get element() {
+        return (resolved ??= shapeOf(element));
+      },
+    };
   } else {
     const members: Array<ObjectPlan['members'][number]> = [];
-    const plan: ObjectPlan = { members, declared: new Set() };
-    shape = { plan, element: NO_SHAPE };
+    const declared = new Set<string>();
+    shape = { plan: { members, declared }, element: NO_SHAPE };
     shapes.set(unwrapped, shape); // before the members: a schema may refer to itself
     for (const [name, child] of Object.entries(unwrapped.shape as Record<string, z.ZodType>)) {
-      members.push({ name, key: `${legacyJsonString(name)}:`, shape: shapeOf(child), optional: child instanceof z.ZodOptional });
-      (plan.declared as Set<string>).add(name);
+      members.push({ name, key: memberKey(name, false), nextKey: memberKey(name, true), shape: shapeOf(child), optional: child instanceof z.ZodOptional });
+      declared.add(name);
     }
   }
   shapes.set(unwrapped, shape);
   return shape;
 }
 
-function writeValue(value: unknown, shape: Shape): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return legacyJsonString(value);
-  if (typeof value === 'number') return legacyJsonNumber(value);
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (Array.isArray(value)) return writeArray(value, shape.element);
-  if (typeof value === 'object') return writeObject(value as Record<string, unknown>, shape.plan);
-  return 'null';
+const NULL = 'null';
+
+function writeValue(out: Out, value: unknown, shape: Shape): void {
+  if (value === null || value === undefined) writeAscii(out, NULL);
+  else if (typeof value === 'string') writeString(out, value);
+  else if (typeof value === 'number') writeAscii(out, legacyJsonNumber(value));
+  else if (typeof value === 'boolean') writeAscii(out, value ? 'true' : 'false');
+  else if (Array.isArray(value)) writeArray(out, value, shape.element);
+  else if (typeof value === 'object') writeObject(out, value as Record<string, unknown>, shape.plan);
+  else writeAscii(out, NULL);
 }
 
-function writeArray(entries: readonly unknown[], element: Shape): string {
-  if (entries.length === 0) return '[]';
-  let out = `[${writeValue(entries[0], element)}`;
-  for (let index = 1; index < entries.length; index++) out += `,${writeValue(entries[index], element)}`;
-  return `${out}]`;
+function writeArray(out: Out, entries: readonly unknown[], element: Shape): void {
+  writeAscii(out, '[');
+  for (let index = 0; index < entries.length; index++) {
+    if (index > 0) writeAscii(out, ',');
+    writeValue(out, entries[index], element);
+  }
+  writeAscii(out, ']');
 }
 
-function writeObject(record: Record<string, unknown>, plan: ObjectPlan): string {
+function writeObject(out: Out, record: Record<string, unknown>, plan: ObjectPlan): void {
   const { members } = plan;
   // A record built in its declared order with nothing else (what every mapping builds) has its
   // own keys equal to the members, in order: then no member needs an ownership test and no key
   // can be undeclared.
   const keys = Object.keys(record);
   let inOrder = keys.length === members.length;
-  let out = '{';
+  let first = true;
+  writeAscii(out, '{');
   for (let index = 0; index < members.length; index++) {
-    const { name, key, shape, optional } = members[index]!;
+    const { name, key, nextKey, shape, optional } = members[index]!;
     let child: unknown;
     if (inOrder && keys[index] === name) child = record[name];
     else {
@@ -105,16 +246,23 @@ function writeObject(record: Record<string, unknown>, plan: ObjectPlan): string 
       child = Object.hasOwn(record, name) ? record[name] : undefined;
     }
     if (child === undefined && optional) continue;
-    out += out.length > 1 ? `,${key}${writeValue(child, shape)}` : `${key}${writeValue(child, shape)}`;
+    writeBytes(out, first ? key : nextKey);
+    first = false;
+    writeValue(out, child, shape);
   }
-  if (inOrder) return `${out}}`;
-  // Members the schema does not declare (or every member, without a schema), in their own order.
-  for (const name of keys) {
-    const child = record[name];
-    if (plan.declared.has(name) || child === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${legacyJsonString(name)}:${writeValue(child, NO_SHAPE)}`;
+  if (!inOrder) {
+    // Members the schema does not declare (or every member, without a schema), in their own order.
+    for (const name of keys) {
+      const child = record[name];
+      if (plan.declared.has(name) || child === undefined) continue;
+      if (!first) writeAscii(out, ',');
+      first = false;
+      writeString(out, name);
+      writeAscii(out, ':');
+      writeValue(out, child, NO_SHAPE);
+    }
   }
-  return `${out}}`;
+  writeAscii(out, '}');
 }
 
 /** Optional and nullable wrappers hide the array or object schema inside. */
@@ -122,43 +270,6 @@ function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
   let current = schema;
   while (current instanceof z.ZodOptional || current instanceof z.ZodNullable) current = current.unwrap() as z.ZodType;
   return current;
-}
-
-/** The three escaped with a backslash before them. */
-const BACKSLASHED = /["/\\]/g;
-// eslint-disable-next-line no-control-regex
-const AS_CODE_UNITS = /[\u0000-\u001f\u0085\u2028\u2029\ud800-\udfff\ufffe\uffff]/g;
-
-export function legacyJsonString(text: string): string {
-  // One pass over the code units: most texts need no escape but their slashes (every URL and
-  // date has some), written as the runs between them; anything else to escape takes the
-  // general path below.
-  let out = '"';
-  let from = 0;
-  for (let at = 0; at < text.length; at++) {
-    const unit = text.charCodeAt(at);
-    if (unit === 0x2f) {
-      out += `${text.slice(from, at)}\\/`;
-      from = at + 1;
-    } else if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0x85 && needsEscape(unit))) {
-      return escapeEveryKind(text);
-    }
-  }
-  return from === 0 ? `"${text}"` : `${out}${text.slice(from)}"`;
-}
-
-/** Above U+0084: U+0085, U+2028, U+2029, surrogates, U+FFFE, U+FFFF. */
-function needsEscape(unit: number): boolean {
-  return unit === 0x85 || unit === 0x2028 || unit === 0x2029 || (unit >= 0xd800 && unit <= 0xdfff) || unit >= 0xfffe;
-}
-
-/** `"`, `/` and `\` backslashed, the rest as `\uxxxx`. */
-function escapeEveryKind(text: string): string {
-  return `"${text.replace(BACKSLASHED, '\\$&').replace(AS_CODE_UNITS, codeUnitEscape)}"`;
-}
-
-function codeUnitEscape(ch: string): string {
-  return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 export function legacyJsonNumber(value: number): string {
