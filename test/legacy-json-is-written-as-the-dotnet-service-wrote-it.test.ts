@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { legacyJsonNumber, legacyJsonString, toLegacyJson, toLegacyJsonBytes } from '../src/legacy/legacy-json.js';
+import { legacyJsonNumber, legacyJsonString, roundTripNumber, toLegacyJson, toLegacyJsonBytes } from '../src/legacy/legacy-json.js';
 import { GroceryListSchema, RecipeSearchResultSchema, toLegacyDate } from '../src/legacy/records.js';
 import { renderError } from '../src/legacy/render.js';
 import { toXml } from '../src/legacy/xml.js';
@@ -125,6 +125,14 @@ describe('the legacy JSON writer', () => {
     ];
     for (const [value, text] of cases) expect(legacyJsonNumber(value), String(value)).toBe(text);
     expect(legacyJsonNumber(Number.NaN)).toBe('null');
+    // Positional doubles of 15 digits or fewer take JavaScript's own text: the same as the digit-by-digit rule.
+    const near = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.double({ min: 1e-5, max: 1e16, noNaN: true }),
+      fc.tuple(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 12 })).map(([digits, places]) => digits / 10 ** places),
+      fc.constantFrom(1e-4, 0.00009999999999999999, 1e15 - 0.5, 999999999999999.9, 0.1 + 0.2, 2.5, 100.5, 0.000123, -0.0001),
+    );
+    fc.assert(fc.property(near, (value) => Number.isSafeInteger(value) || Object.is(value, -0) || legacyJsonNumber(value) === roundTripNumber(value)), { numRuns: 20000 });
     // XML answers carry the same number text (XmlConvert uses the same round-trip format).
     expect(toXml('R', { A: 1 / 3, B: 4, C: 0.00001 })).toContain('<A>0.33333333333333331</A><B>4</B><C>1E-05</C>');
   });

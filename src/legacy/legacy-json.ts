@@ -277,8 +277,33 @@ export function legacyJsonNumber(value: number): string {
   if (Object.is(value, -0)) return '-0';
   // Ids, counts and epoch milliseconds are integers (Int32/Int64) in the legacy model: plain digits.
   if (Number.isSafeInteger(value)) return String(value);
+  // Between 1e-4 and 1e15 .NET writes positional notation, as JavaScript does; and a double whose
+  // shortest form (JavaScript's) has at most 15 significant digits is that same decimal rounded to
+  // 15 digits (any decimal of 15 digits or fewer survives the trip to a double and back), which
+  // reads back to the same double: the "R" format's first choice. With more, no 15-digit form
+  // reads back (the shortest would have it), so "R" takes 17. Star ratings take this path.
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1e-4 && magnitude < 1e15) {
+    const text = String(value);
+    return significantDigits(text) <= 15 ? text : roundTripDigits(value, 17).formatted;
+  }
+  return roundTripNumber(value);
+}
+
+/** The "R" format worked out digit by digit: 15 significant digits when they read back to `value`, else 17. */
+export function roundTripNumber(value: number): string {
   const short = roundTripDigits(value, 15);
   return Number(short.text) === value ? short.formatted : roundTripDigits(value, 17).formatted;
+}
+
+/** Digits of a positional number's text, leading zeros not counted. */
+function significantDigits(text: string): number {
+  let count = 0;
+  for (let at = 0; at < text.length; at++) {
+    const unit = text.charCodeAt(at);
+    if (unit >= 0x31 ? unit <= 0x39 : unit === 0x30 && count > 0) count += 1;
+  }
+  return count;
 }
 
 /** .NET "G<precision>" formatting of `value`: `text` is a JS-parseable form of the same digits. */
