@@ -1,8 +1,9 @@
 /**
  * `npm run bench:ab -- [--base REF] [--this-ref REF] [--rounds N] [--duration S] [--connections N]
- * [--json FILE] [--this-flags=FLAGS]`: this checkout's gateway (or commit `--this-ref`) against the
- * gateway of commit `--base` (default HEAD, so uncommitted work is measured against its own base),
- * in the same run, in alternating rounds (A B, then B A), for pass-through and cache hit, log on.
+ * [--json FILE] [--this-flags=FLAGS] [--targets LIST]`: this checkout's gateway (or commit `--this-ref`)
+ * against the gateway of commit `--base` (default HEAD, so uncommitted work is measured against its
+ * own base), in the same run, in alternating rounds (A B, then B A), for pass-through and cache hit,
+ * log on (`--targets gw-legacy,gw-cache`, the default; `gw-api2` adds the api2-mapped search).
  * Prints the CPU µs per request of each (median, min-max), the ratio this/base, req/s and
  * promoted bytes per request.
  *
@@ -12,10 +13,10 @@
  * gives this side's gateways extra Node flags (`--base HEAD --this-flags=--max-semi-space-size=32`
  * measures a flag alone).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildCommit } from './base-build.js';
 import { forkChild, forkUpstreams } from './children.js';
 import type { Child } from './children.js';
 import type { Measurement } from './load.js';
@@ -26,9 +27,10 @@ import { median } from './report.js';
 import { REQUEST_HEADERS, gatewayConfig } from './scenarios.js';
 import type { GatewayTarget } from './scenarios.js';
 
-const SCENARIOS: ReadonlyArray<{ readonly target: GatewayTarget; readonly label: string; readonly hit: boolean }> = [
+const ALL_SCENARIOS: ReadonlyArray<{ readonly target: GatewayTarget; readonly label: string; readonly hit: boolean }> = [
   { target: 'gw-legacy', label: 'pass-through, log on', hit: false },
   { target: 'gw-cache', label: 'cache hit, log on', hit: true },
+  { target: 'gw-api2', label: 'api2-mapped search, cache off, log on', hit: false },
 ];
 
 const { values } = parseArgs({
@@ -40,8 +42,12 @@ const { values } = parseArgs({
     json: { type: 'string' },
     'this-flags': { type: 'string', default: '' },
     'this-ref': { type: 'string' },
+    targets: { type: 'string', default: 'gw-legacy,gw-cache' },
   },
 });
+const wanted = values.targets.split(',').map((target) => target.trim());
+const SCENARIOS = ALL_SCENARIOS.filter(({ target }) => wanted.includes(target));
+if (SCENARIOS.length === 0) throw new Error(`--targets: a comma-separated list of ${ALL_SCENARIOS.map(({ target }) => target).join(', ')}`);
 const thisFlags = values['this-flags'].split(/\s+/).filter((flag) => flag.length > 0);
 const rounds = Number(values.rounds);
 const durationS = Number(values.duration);
@@ -50,22 +56,8 @@ const say = (text: string): void => void process.stderr.write(`${text}\n`);
 
 /** The base commit, exported and compiled once per commit; returns its gateway child's path. */
 function buildBase(ref: string): { commit: string; entry: string } {
-  const root = resolve('.');
-  const commit = execFileSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], { encoding: 'utf8' }).trim();
-  const dir = join(root, '.bench-ab', commit);
-  const entry = join(dir, '.bench-build', 'bench', 'gateway-child.js');
-  if (existsSync(entry)) return { commit, entry };
-  say(`exporting and compiling ${commit.slice(0, 12)} into ${dir}…`);
-  mkdirSync(dir, { recursive: true });
-  execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C "${dir}"`]);
-  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
-  try {
-    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.bench.json'], { cwd: dir, stdio: 'ignore' });
-  } catch {
-    // Type errors against today's libraries still emit JavaScript; only a missing child is fatal.
-  }
-  if (!existsSync(entry)) throw new Error(`${ref}: no bench/gateway-child.js after compiling ${dir}`);
-  return { commit, entry };
+  const { commit, buildDir } = buildCommit(ref, say);
+  return { commit, entry: join(buildDir, 'bench', 'gateway-child.js') };
 }
 
 async function main(): Promise<void> {

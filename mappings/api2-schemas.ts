@@ -7,7 +7,8 @@
 import { z } from 'zod';
 
 const int = z.number().int();
-const dateTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO-8601 date-time');
+const isDateTime = (text: string): boolean => !Number.isNaN(Date.parse(text));
+const dateTime = z.string().refine(isDateTime, 'must be an ISO-8601 date-time');
 
 /** BigOven.Model.API2.UserInfoTinyx */
 export const UserInfoTinyx = z.object({
@@ -47,6 +48,73 @@ export const RecipeSearchResult = z.object({
   Results: z.array(RecipeInfox).optional(),
   SpellSuggest: z.string().optional(),
 });
+
+/**
+ * The search page's shape checked in place: true only for a value RecipeSearchResult accepts, read
+ * as it is (no copy, nothing allocated). parseApi2 takes such a value as it is and sends anything
+ * else through the schema, so a refusal is still the schema's, with its path and message. The
+ * members and rules are those of the schemas above, checked against them by
+ * test/api2-answer-checked-in-place-as-the-schema-would.test.ts.
+ */
+type Check = (value: unknown) => boolean;
+
+const isString: Check = (value) => typeof value === 'string';
+const isBoolean: Check = (value) => typeof value === 'boolean';
+const isNumber: Check = (value) => typeof value === 'number' && Number.isFinite(value);
+const isInt: Check = (value) => Number.isSafeInteger(value);
+const isDateTimeText: Check = (value) => typeof value === 'string' && isDateTime(value);
+const optional = (check: Check): Check => (value) => value === undefined || check(value);
+function arrayOf(check: Check): Check {
+  return (value) => {
+    if (!Array.isArray(value)) return false;
+    for (let index = 0; index < value.length; index++) if (!check(value[index])) return false;
+    return true;
+  };
+}
+/** An object whose named members pass their checks; other members are not read (the schemas ignore them). */
+function objectOf(members: Readonly<Record<string, Check>>): Check {
+  const entries = Object.entries(members);
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+    for (const [name, check] of entries) if (!check((value as Record<string, unknown>)[name])) return false;
+    return true;
+  };
+}
+
+const isUserInfoTinyx = objectOf({
+  FirstName: optional(isString),
+  LastName: optional(isString),
+  PhotoUrl: optional(isString),
+  UserID: optional(isInt),
+  UserName: optional(isString),
+});
+
+const isRecipeInfox = objectOf({
+  Category: optional(isString),
+  CreationDate: optional(isDateTimeText),
+  Cuisine: optional(isString),
+  HasVideos: optional(isBoolean),
+  IsBookmark: optional(isBoolean),
+  IsPrivate: optional(isBoolean),
+  IsRecipeScan: optional(isBoolean),
+  Microcategory: optional(isString),
+  PhotoUrl: optional(isString),
+  Poster: optional(isUserInfoTinyx),
+  RecipeID: isInt,
+  ReviewCount: optional(isInt),
+  Servings: optional(isNumber),
+  StarRating: optional(isNumber),
+  Subcategory: optional(isString),
+  Title: optional(isString),
+  TotalTries: optional(isInt),
+  WebURL: optional(isString),
+});
+
+export const isRecipeSearchResult = objectOf({
+  ResultCount: optional(isInt),
+  Results: optional(arrayOf(isRecipeInfox)),
+  SpellSuggest: optional(isString),
+}) as (value: unknown) => value is z.infer<typeof RecipeSearchResult>;
 
 /** BigOven.Model.API.UserInfo */
 export const UserInfo = z.object({

@@ -40,8 +40,13 @@ export class MappingRefusal extends Error {
   }
 }
 
-/** Parses an api2 answer with its schema, or throws Api2ShapeError naming the first failing path. */
-export function parseApi2<T>(schema: z.ZodType<T>, body: unknown, call: string): T {
+/**
+ * Parses an api2 answer with its schema, or throws Api2ShapeError naming the first failing path.
+ * `accepts`, a check that is true only for values the schema accepts, lets such a value through as
+ * it is (the schema's copy holds the same declared members; unknown ones are never read).
+ */
+export function parseApi2<T>(schema: z.ZodType<T>, body: unknown, call: string, accepts?: (body: unknown) => body is T): T {
+  if (accepts?.(body)) return body;
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

@@ -4,7 +4,7 @@
  * Adding and removing have no api2 endpoint (api2-notes [C], by absence): legacy only.
  */
 import type { OperationId } from '../src/catalogue/operations.js';
-import { RecipeSearchResult } from './api2-schemas.js';
+import { RecipeSearchResult, isRecipeSearchResult } from './api2-schemas.js';
 import type { RecipeInfox } from './api2-schemas.js';
 import { expectOk } from './api2-call.js';
 import { MappingRefusal, parseApi2 } from './errors.js';
@@ -27,7 +27,7 @@ function listMapping(operation: OperationId, filter: 'favorites' | 'try'): Opera
       let total = 0;
       for (let pg = 1; pg <= LIST_MAX_PAGES; pg++) {
         const reply = await expectOk(api2, { method: 'GET', path: '/recipes', query: { filter, pg, rpp: LIST_PAGE_SIZE } });
-        const page = parseApi2(RecipeSearchResult, reply.body, `GET /recipes?filter=${filter}`);
+        const page = parseApi2(RecipeSearchResult, reply.body, `GET /recipes?filter=${filter}`, isRecipeSearchResult);
         const results = page.Results ?? [];
         total = page.ResultCount ?? results.length;
         items.push(...results);

@@ -3,7 +3,7 @@
  * api2-notes [C]); api2 RecipeSearchResult → the legacy search result of part 2.5.
  */
 import type { PrimaryCategoryToken } from '../src/legacy/param-rules.js';
-import { RecipeSearchResult } from './api2-schemas.js';
+import { RecipeSearchResult, isRecipeSearchResult } from './api2-schemas.js';
 import { parseApi2 } from './errors.js';
 import { RECIPE_INFO_INFERENCES, legacySearchResultOf, recipeInfoLosses } from './recipe-info.js';
 import { expectOk } from './api2-call.js';
@@ -62,7 +62,7 @@ export const searchMapping: OperationMapping = {
   async run(call, api2, { options }) {
     const request = api2SearchRequest(call.values);
     const reply = await expectOk(api2, request);
-    const page = parseApi2(RecipeSearchResult, reply.body, 'GET /recipes');
+    const page = parseApi2(RecipeSearchResult, reply.body, 'GET /recipes', isRecipeSearchResult);
     const items = page.Results ?? [];
     return { status: 200, body: legacySearchResultOf(page.ResultCount ?? items.length, items, page.SpellSuggest, options) };
   },

@@ -5,8 +5,10 @@
  * there, filled in), the `\/Date(<epoch_ms>)\/` wrapper of legacy-interface.md part 2.5 and the
  * issue's `"\/Date(1316293200000)\/"`.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { legacyJsonNumber, legacyJsonString, toLegacyJson } from '../src/legacy/legacy-json.js';
+import { z } from 'zod';
+import { legacyJsonNumber, legacyJsonString, roundTripNumber, toLegacyJson, toLegacyJsonBytes } from '../src/legacy/legacy-json.js';
 import { GroceryListSchema, RecipeSearchResultSchema, toLegacyDate } from '../src/legacy/records.js';
 import { renderError } from '../src/legacy/render.js';
 import { toXml } from '../src/legacy/xml.js';
@@ -51,6 +53,58 @@ describe('the legacy JSON writer', () => {
     expect(legacyJsonString('\ufffe\uffff\ufffd é <b>&')).toBe('"\\ufffe\\uffff\ufffd é <b>&"');
   });
 
+  it('escapes each code unit by the same rule wherever it stands in a string (code unit by code unit)', () => {
+    const byRule = (text: string): string => {
+      let out = '"';
+      for (const unit of Array.from({ length: text.length }, (_, at) => text.charCodeAt(at))) {
+        const backslashed = unit === 0x22 || unit === 0x2f || unit === 0x5c;
+        const asCode = unit < 0x20 || unit === 0x85 || unit === 0x2028 || unit === 0x2029 || (unit >= 0xd800 && unit <= 0xdfff) || unit >= 0xfffe;
+        out += backslashed ? `\\${String.fromCharCode(unit)}` : asCode ? `\\u${unit.toString(16).padStart(4, '0')}` : String.fromCharCode(unit);
+      }
+      return `${out}"`;
+    };
+    const unit = fc.oneof(
+      fc.constantFrom('/', '"', '\\', '\u0000', '\n', '\u001f', ' ', '\u0084', '\u0085', '\u0086', '\u2027', '\u2028', '\u2029', '\ud7ff', '\ud83e', '\udd67', '\ue000', '\ufffd', '\ufffe', '\uffff', 'é', 'a'),
+      fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+    );
+    fc.assert(fc.property(fc.string({ unit, maxLength: 40 }), (text) => legacyJsonString(text) === byRule(text)), { numRuns: 2000 });
+    // The body is written as bytes: the UTF-8 of the same text (one, two and three byte sequences).
+    const encoder = new TextEncoder();
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit, maxLength: 40 }), { maxLength: 4 }), (texts) => {
+        const expected = encoder.encode(`[${texts.map(byRule).join(',')}]`);
+        return Buffer.compare(toLegacyJsonBytes(texts), expected) === 0;
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('writes undeclared members after the declared ones, also when the record has as many members as the schema declares', () => {
+    const schema = z.object({ A: z.number(), B: z.string().nullable(), C: z.boolean().optional() });
+    // Declared order, nothing else: the common case.
+    expect(toLegacyJson({ A: 1, B: 'x', C: true }, schema)).toBe('{"A":1,"B":"x","C":true}');
+    // Three members, but one is not declared (B unset, so null; C optional and absent).
+    expect(toLegacyJson({ A: 1, Extra: 'e/f', C: undefined }, schema)).toBe('{"A":1,"B":null,"Extra":"e\\/f"}');
+    expect(toLegacyJson({ Extra: [1, { Z: 2 }], A: 1, B: null }, schema)).toBe('{"A":1,"B":null,"Extra":[1,{"Z":2}]}');
+    // Shuffled, with an undefined undeclared member (left out) and an inherited one (never written).
+    const record = Object.assign(Object.create({ Inherited: 1 }) as object, { C: false, Gone: undefined, B: 'b', A: 2 });
+    expect(toLegacyJson(record, schema)).toBe('{"A":2,"B":"b","C":false}');
+    // A declared member that is inherited, not own, is unset.
+    expect(toLegacyJson(Object.assign(Object.create({ A: 7 }) as object, { B: 'b', C: true, D: 1 }), schema)).toBe('{"A":null,"B":"b","C":true,"D":1}');
+    // Arrays of records and records without a schema.
+    expect(toLegacyJson([{ B: 'b', A: 1 }, null], z.array(schema))).toBe('[{"A":1,"B":"b"},null]');
+    expect(toLegacyJson({ b: [true, 'x'], a: { c: -0 } })).toBe('{"b":[true,"x"],"a":{"c":-0}}');
+  });
+
+  it('writes bodies of any size, beyond its reused buffer, and the next body after them alike', () => {
+    const long = 'é/'.repeat(100_000);
+    const many = Array.from({ length: 5_000 }, (_, index) => ({ I: index, S: 'x/y' }));
+    expect(toLegacyJson({ L: long })).toBe(`{"L":"${'é\\/'.repeat(100_000)}"}`);
+    expect(toLegacyJson(many)).toBe(`[${many.map(({ I }) => `{"I":${I},"S":"x\\/y"}`).join(',')}]`);
+    expect(toLegacyJson({ A: 'a' })).toBe('{"A":"a"}');
+    expect(Buffer.from(toLegacyJsonBytes({ A: 'ü' })).toString('utf8')).toBe('{"A":"ü"}');
+  });
+
   it('formats numbers as .NET Framework round-trip doubles and integers as digits', () => {
     const cases: Array<[number, string]> = [
       [0, '0'],
@@ -71,6 +125,14 @@ describe('the legacy JSON writer', () => {
     ];
     for (const [value, text] of cases) expect(legacyJsonNumber(value), String(value)).toBe(text);
     expect(legacyJsonNumber(Number.NaN)).toBe('null');
+    // Positional doubles of 15 digits or fewer take JavaScript's own text: the same as the digit-by-digit rule.
+    const near = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.double({ min: 1e-5, max: 1e16, noNaN: true }),
+      fc.tuple(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 12 })).map(([digits, places]) => digits / 10 ** places),
+      fc.constantFrom(1e-4, 0.00009999999999999999, 1e15 - 0.5, 999999999999999.9, 0.1 + 0.2, 2.5, 100.5, 0.000123, -0.0001),
+    );
+    fc.assert(fc.property(near, (value) => Number.isSafeInteger(value) || Object.is(value, -0) || legacyJsonNumber(value) === roundTripNumber(value)), { numRuns: 20000 });
     // XML answers carry the same number text (XmlConvert uses the same round-trip format).
     expect(toXml('R', { A: 1 / 3, B: 4, C: 0.00001 })).toContain('<A>0.33333333333333331</A><B>4</B><C>1E-05</C>');
   });

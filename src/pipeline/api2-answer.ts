@@ -12,7 +12,9 @@ import type { Operation } from '../catalogue/operations.js';
 import { Api2ShapeError, Api2StatusError, MappingRefusal } from '../../mappings/errors.js';
 import type { MappingContext, OperationMapping } from '../../mappings/types.js';
 import { gatewayError } from '../http/gateway-error.js';
-import { renderLegacy } from '../legacy/render.js';
+import { toLegacyJsonBytes } from '../legacy/legacy-json.js';
+import { JSON_TYPE, XML_TYPE } from '../legacy/render.js';
+import { toXml } from '../legacy/xml.js';
 import { upstreamFailure } from '../proxy/pass-through.js';
 import { answer } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
@@ -46,11 +48,11 @@ export async function answerThroughApi2(
     const mapped = await mapping.run({ operation: operation.id, values }, exchange.port, context);
     const shape = operation.answer;
     if (mapped.status === 204 || mapped.body === null) return { answer: answer(204, {}) };
-    const rendered = renderLegacy(mapped.status, mapped.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem, shape.record);
-    const headers = { 'content-type': rendered.contentType, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) };
-    // Encoded once here: the byte count is then known, and the runtime writes the bytes as they are.
-    const body = encoder.encode(rendered.body);
-    return { answer: answer(rendered.status, headers, body) };
+    // Rendered as bytes (src/legacy/render.ts's renderLegacy, the JSON writer's bytes taken as
+    // they are written): the byte count is then known, and the runtime writes them as they are.
+    const body = json ? toLegacyJsonBytes(mapped.body, shape.record) : encoder.encode(toXml(shape.xmlRoot ?? 'Result', mapped.body, shape.xmlItem));
+    const headers = { 'content-type': json ? JSON_TYPE : XML_TYPE, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) };
+    return { answer: answer(mapped.status, headers, body) };
   } catch (error) {
     if (error instanceof Api2StatusError) {
       const status = legacyStatusOf(error.status);
