@@ -67,7 +67,6 @@ export interface RequestRecord {
 
 export type RecordSink = (record: RequestRecord) => void;
 
-
 /** What answered a request, as the record says it. */
 export interface RecordedOutcome {
   /** Which upstream answered; absent when the gateway answered by itself. */
