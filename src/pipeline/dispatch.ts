@@ -74,8 +74,8 @@ function answerRead(parts: PipelineParts, c: Context, arrival: Arrival, read: Bo
   const forced = config.traffic.forceHeader ? headers[config.traffic.forceHeader]?.trim().toLowerCase() : undefined;
   const side = chooseSide(parts, request, forced);
   const { operation } = match;
-  const defer = (work: Promise<unknown>): void => runtime.defer?.(c, work);
   if (searchCache && operation.cache === 'pages' && request.method === 'GET') {
+    const defer = (work: Promise<unknown>): void => runtime.defer?.(c, work);
     const served = answerFromPages(parts, searchCache, request, side, headers, defer);
     if (!shadow) return served;
     return Promise.resolve(served).then((outcome) => {
@@ -86,7 +86,7 @@ function answerRead(parts: PipelineParts, c: Context, arrival: Arrival, read: Bo
   const legacy = { clientHeaders: headers, rawBody: read.body, shared: false, signal: runtime.clientSignal(c) };
   return answerFromSide(parts, request, side, legacy).then((attempt) => {
     if (searchCache && operation.drops && attempt.answer.status < 300) searchCache.afterWrite(operation, request.authorization);
-    if (shadow) offerShadow(parts, request, arrival.requestId, attempt.answer, defer);
+    if (shadow) offerShadow(parts, request, arrival.requestId, attempt.answer, (work) => runtime.defer?.(c, work));
     return attempt;
   });
 }
