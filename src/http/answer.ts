@@ -21,6 +21,14 @@ export interface Answer {
 
 const encoder = new TextEncoder();
 
+/** Statuses whose answers never carry a body (RFC 9110: 1xx, 204, 205 and 304). */
+const BODILESS_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
+
+/** Whether the answer to a request with `method` and `status` carries a body (never for HEAD). */
+export function carriesBody(method: string, status: number): boolean {
+  return method !== 'HEAD' && !BODILESS_STATUSES.has(status);
+}
+
 /** Bytes of a string once UTF-8 encoded (ASCII fast path: the rendered legacy bodies mostly are). */
 export function utf8Length(text: string): number {
   // eslint-disable-next-line no-control-regex

@@ -17,7 +17,7 @@ import type { Arrival } from '../gateway/arrival.js';
 import type { RuntimeBindings } from '../gateway/env.js';
 import { recordOf } from '../gateway/request-record.js';
 import type { RecordSink } from '../gateway/request-record.js';
-import { toResponse, withHeader } from '../http/answer.js';
+import { carriesBody, toResponse, withHeader } from '../http/answer.js';
 import { carriesCredentials, viewClient } from '../http/client-view.js';
 import { endToEndHeaders } from '../http/headers.js';
 import { normaliseTarget, originFormOf } from '../http/target.js';
@@ -57,8 +57,6 @@ export interface RequestContextOptions {
   readonly dispatch: (c: Context, arrival: Arrival) => Promise<Outcome> | Outcome;
 }
 
-const NO_BODY = new Set([101, 103, 204, 205, 304]);
-
 export function requestContext(options: RequestContextOptions): Handler {
   const { maxUrlLength, routes, trusted, runtime, sink, details, dispatch } = options;
   const guards = (options.guards ?? []).filter((guard): guard is Guard => guard !== undefined);
@@ -71,7 +69,7 @@ export function requestContext(options: RequestContextOptions): Handler {
     if (!sink) return toResponse(outcome.answer);
     const answered = details ? withHeader(outcome.answer, REQUEST_ID_HEADER, arrival.requestId) : outcome.answer;
     const { status } = answered;
-    const bytesOut = details ? (arrival.method === 'HEAD' || NO_BODY.has(status) ? 0 : answered.bytes) : undefined;
+    const bytesOut = details ? (carriesBody(arrival.method, status) ? answered.bytes : 0) : undefined;
     const latencyMs = roundMs(performance.now() - arrival.startedPerf);
     const response = toResponse(answered);
     emit(c, recordOf(arrival, outcome, { status, bytesOut, latencyMs }, identifier), sink);

@@ -5,7 +5,7 @@
  */
 import { clientResponseHeaders } from '../http/headers.js';
 import { gatewayError } from '../http/gateway-error.js';
-import { answer as answerOf } from '../http/answer.js';
+import { answer as answerOf, carriesBody } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
 import type { UpstreamClient, UpstreamError, UpstreamRequest, UpstreamResponse } from '../upstream/types.js';
 import { UpstreamError as UpstreamErrorClass } from '../upstream/types.js';
@@ -37,11 +37,9 @@ export async function passThrough(
   return toClientAnswer(answer, request.method);
 }
 
-const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
-
 export function toClientAnswer(upstream: UpstreamResponse, method: string): Answer {
   const { single, repeated } = clientResponseHeaders(upstream.headers);
-  const noBody = method === 'HEAD' || NULL_BODY_STATUS.has(upstream.status);
+  const noBody = !carriesBody(method, upstream.status);
   const body = noBody || upstream.body.byteLength === 0 ? null : (upstream.body as Uint8Array<ArrayBuffer>);
   // A known length keeps @hono/node-server on its fastest path (it need not count the body).
   if (body && single['content-length'] === undefined && !repeated?.some(([name]) => name === 'content-length')) {

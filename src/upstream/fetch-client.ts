@@ -39,6 +39,7 @@
 import { UpstreamError } from './types.js';
 import type { UpstreamClient, UpstreamFailure, UpstreamRequest, UpstreamResponse } from './types.js';
 import { readWithin } from '../http/bounded-read.js';
+import { carriesBody } from '../http/answer.js';
 
 export interface FetchUpstreamOptions {
   readonly name: string;
@@ -121,8 +122,6 @@ export function acceptsGzip(value: string | undefined): boolean {
   return star === true;
 }
 
-const NO_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
-
 /** Lower-case names; `set-cookie` kept as separate values; decoded-body headers fixed (see above). */
 function answerHeaders(headers: Headers, method: string, status: number, body: Uint8Array): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -142,7 +141,7 @@ function answerHeaders(headers: Headers, method: string, status: number, body: U
       delete out['content-encoding'];
       delete out['content-length'];
       // The length of the decoded bytes we hold, when they are what the client will receive.
-      if (method !== 'HEAD' && !NO_BODY_STATUS.has(status) && body.byteLength > 0) out['content-length'] = String(body.byteLength);
+      if (carriesBody(method, status) && body.byteLength > 0) out['content-length'] = String(body.byteLength);
       const etag = out['etag'];
       if (typeof etag === 'string' && etag.startsWith('"')) out['etag'] = `W/${etag}`;
     }
