@@ -11,12 +11,14 @@
  * `X-Gateway-Error` header with a short reason code; legacy backend errors never do.
  */
 import { z } from 'zod';
-import { toLegacyJson } from './legacy-json.js';
+import { toLegacyJson, toLegacyJsonBytes } from './legacy-json.js';
 import type { FieldError } from './params.js';
 import { toXml } from './xml.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const XML_TYPE = 'application/xml; charset=utf-8';
+
+const encoder = new TextEncoder();
 
 export function wantsJson(accept: string | undefined, contentType: string | undefined): boolean {
   return (
@@ -47,6 +49,22 @@ export function renderLegacy(
   return json
     ? { status, contentType: JSON_TYPE, body: toLegacyJson(value, schema) }
     : { status, contentType: XML_TYPE, body: toXml(rootName, value, itemName) };
+}
+
+/**
+ * The same, as the bytes an answer sends: the JSON writer's bytes as it writes them (no string
+ * flattened, then encoded), the XML encoded once.
+ */
+export function renderLegacyBytes(
+  value: unknown,
+  json: boolean,
+  rootName: string,
+  itemName?: string,
+  schema?: z.ZodType,
+): { readonly contentType: string; readonly body: Uint8Array<ArrayBuffer> } {
+  return json
+    ? { contentType: JSON_TYPE, body: toLegacyJsonBytes(value, schema) }
+    : { contentType: XML_TYPE, body: encoder.encode(toXml(rootName, value, itemName)) };
 }
 
 /** The error body: Message always, ModelState only for invalid input. */

@@ -12,16 +12,12 @@ import type { Operation } from '../catalogue/operations.js';
 import { Api2ShapeError, Api2StatusError, MappingRefusal } from '../../mappings/errors.js';
 import type { MappingContext, OperationMapping } from '../../mappings/types.js';
 import { gatewayError } from '../http/gateway-error.js';
-import { toLegacyJsonBytes } from '../legacy/legacy-json.js';
-import { JSON_TYPE, XML_TYPE } from '../legacy/render.js';
-import { toXml } from '../legacy/xml.js';
+import { renderLegacyBytes } from '../legacy/render.js';
 import { upstreamFailure } from '../proxy/pass-through.js';
 import { answer } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
 import { UpstreamError } from '../upstream/types.js';
 import type { Api2Exchange } from '../api2/port.js';
-
-const encoder = new TextEncoder();
 
 export interface Api2Outcome {
   readonly answer: Answer;
@@ -48,11 +44,10 @@ export async function answerThroughApi2(
     const mapped = await mapping.run({ operation: operation.id, values }, exchange.port, context);
     const shape = operation.answer;
     if (mapped.status === 204 || mapped.body === null) return { answer: answer(204, {}) };
-    // Rendered as bytes (src/legacy/render.ts's renderLegacy, the JSON writer's bytes taken as
-    // they are written): the byte count is then known, and the runtime writes them as they are.
-    const body = json ? toLegacyJsonBytes(mapped.body, shape.record) : encoder.encode(toXml(shape.xmlRoot ?? 'Result', mapped.body, shape.xmlItem));
-    const headers = { 'content-type': json ? JSON_TYPE : XML_TYPE, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) };
-    return { answer: answer(mapped.status, headers, body) };
+    // As bytes: the byte count is then known, and the runtime writes them as they are.
+    const rendered = renderLegacyBytes(mapped.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem, shape.record);
+    const headers = { 'content-type': rendered.contentType, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) };
+    return { answer: answer(mapped.status, headers, rendered.body) };
   } catch (error) {
     if (error instanceof Api2StatusError) {
       const status = legacyStatusOf(error.status);
