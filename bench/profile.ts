@@ -14,15 +14,8 @@ import type { Child } from './children.js';
 import { measureTarget } from './measure.js';
 import { SEARCH_TARGET, cannedPages } from './pages.js';
 import { renderSummary, summarizeProfiles } from './profile-summary.js';
-import { GATEWAY_TARGETS, gatewayConfig } from './scenarios.js';
+import { ANCHOR_CHILDREN as ANCHORS, GATEWAY_TARGETS, gatewayConfig } from './scenarios.js';
 import type { GatewayTarget } from './scenarios.js';
-
-const ANCHORS: Readonly<Record<string, { entry: string; spec: (upstream: string) => unknown }>> = {
-  floor: { entry: './floor-child.ts', spec: (upstream) => ({ upstream, log: false }) },
-  'floor-log': { entry: './floor-child.ts', spec: (upstream) => ({ upstream, log: true }) },
-  hono: { entry: './hono-child.ts', spec: () => ({ log: false }) },
-  'hono-log': { entry: './hono-child.ts', spec: () => ({ log: true }) },
-};
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { target: { type: 'string', default: 'gw-legacy' }, duration: { type: 'string', default: '15' }, out: { type: 'string', default: '.bench-profiles' } } });

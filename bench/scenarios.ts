@@ -76,6 +76,14 @@ export type GatewayTarget = 'gw-legacy' | 'gw-legacy-nolog' | 'gw-api2' | 'gw-ca
 export const GATEWAY_TARGETS: readonly GatewayTarget[] = ['gw-legacy', 'gw-legacy-nolog', 'gw-api2', 'gw-cache', 'gw-cache-nolog', 'gw-legacy-2w'];
 
 /** The config document of each gateway under test (validated by parseConfig in the child). */
+/** The anchors `bench:profile` and `bench:gc` can start on their own: entry and spec, given the legacy upstream. */
+export const ANCHOR_CHILDREN: Readonly<Record<string, { entry: string; spec: (upstream: string) => unknown }>> = {
+  floor: { entry: './floor-child.ts', spec: (upstream) => ({ upstream, log: false }) },
+  'floor-log': { entry: './floor-child.ts', spec: (upstream) => ({ upstream, log: true }) },
+  hono: { entry: './hono-child.ts', spec: () => ({ log: false }) },
+  'hono-log': { entry: './hono-child.ts', spec: () => ({ log: true }) },
+};
+
 export function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): Record<string, unknown> {
   const log = { enabled: !target.endsWith('-nolog'), destination: '/dev/null' };
   const base = {
