@@ -18,21 +18,31 @@ interface Owed {
 
 type Tracked = Duplex & { [OWED]?: Owed };
 
-/** Counts `res` as owed on its connection until it is written or the connection closes. */
+/** The connection's record a response is owed on, until it is paid. */
+const OWED_ON = Symbol('recipe-gateway.owed-on');
+
+type Owing = ServerResponse & { [OWED_ON]?: Owed | undefined };
+
+/**
+ * Counts `res` as owed on its connection until it is written or the connection closes. The
+ * listener is one module-level function (`this` is the response), not closures per request.
+ */
 export function oweAnswer(req: IncomingMessage, res: ServerResponse): void {
   const socket = req.socket as Tracked;
   const owed = (socket[OWED] ??= { count: 0, last: undefined, waiting: [] });
   owed.count += 1;
   owed.last = req;
-  let paid = false;
-  const pay = (): void => {
-    if (paid) return;
-    paid = true;
-    owed.count -= 1;
-    if (owed.count === 0) for (const next of owed.waiting.splice(0)) next();
-  };
-  res.once('finish', pay);
-  res.once('close', pay);
+  (res as Owing)[OWED_ON] = owed;
+  res.on('finish', payOwed);
+  res.on('close', payOwed);
+}
+
+function payOwed(this: Owing): void {
+  const owed = this[OWED_ON];
+  if (!owed) return;
+  this[OWED_ON] = undefined;
+  owed.count -= 1;
+  if (owed.count === 0 && owed.waiting.length > 0) for (const next of owed.waiting.splice(0)) next();
 }
 
 /** Whether answers are still owed on this connection. */

@@ -36,6 +36,9 @@ export interface Generation {
   readonly traffic: TrafficState | undefined;
   readonly upstreams: readonly UpstreamClient[];
   inFlight: number;
+  /** Counts a request of this generation out (made once per generation, not per request). */
+  readonly answered: (response: Response) => Response;
+  readonly failed: (error: unknown) => never;
 }
 
 /** What the app of every generation shares: the sinks, the identifier, the admin routes. */
@@ -90,17 +93,11 @@ export class Generations {
     fetch: ((request: Request, env: unknown, ctx: unknown) => {
       const generation = this.current;
       generation.inFlight += 1;
-      const done = () => {
-        generation.inFlight -= 1;
-      };
       try {
         const answer = (generation.app.fetch as (r: Request, e: unknown, c: unknown) => Response | Promise<Response>)(request, env, ctx);
-        if (answer instanceof Promise) return answer.finally(done);
-        done();
-        return answer;
+        return answer instanceof Promise ? answer.then(generation.answered, generation.failed) : generation.answered(answer);
       } catch (error) {
-        done();
-        throw error;
+        return generation.failed(error);
       }
     }) as FetchTarget['fetch'],
   };
@@ -134,7 +131,25 @@ export class Generations {
       shared: { searchCache: this.searchCache, memory: this.memory },
       onTraffic: (state) => (traffic = state),
     });
-    return { version, configHash: configHash(config), loadedAt: new Date().toISOString(), config, app, traffic, upstreams: api2 ? [legacy, api2] : [legacy], inFlight: 0 };
+    const generation: Generation = {
+      version,
+      configHash: configHash(config),
+      loadedAt: new Date().toISOString(),
+      config,
+      app,
+      traffic,
+      upstreams: api2 ? [legacy, api2] : [legacy],
+      inFlight: 0,
+      answered: (response) => {
+        generation.inFlight -= 1;
+        return response;
+      },
+      failed: (error) => {
+        generation.inFlight -= 1;
+        throw error;
+      },
+    };
+    return generation;
   }
 
   private async retire(generation: Generation): Promise<void> {

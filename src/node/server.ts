@@ -121,14 +121,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const servers: Server[] = [];
   const tracker = new ListenerTracker(observer);
   const nodeOptions = serverOptions(config);
-  const plain = tracker.watch(createServer(nodeOptions, tracker.wrap(readiness.wrap(listener))), config);
+  const plain = tracker.watch(createServer(nodeOptions, tracker.wrap(readiness.wrap(listener))), config, false);
   servers.push(plain);
   const httpOrigin = await listen(plain, config.listen.host, config.listen.port, 'http');
 
   let httpsOrigin: string | undefined;
   if (config.listen.https) {
     const [cert, key] = await Promise.all([readFile(config.listen.https.certFile), readFile(config.listen.https.keyFile)]);
-    const secure = tracker.watch(createHttpsServer({ ...nodeOptions, cert, key }, tracker.wrap(readiness.wrap(listener))), config);
+    const secure = tracker.watch(createHttpsServer({ ...nodeOptions, cert, key }, tracker.wrap(readiness.wrap(listener))), config, true);
     servers.push(secure);
     tracker.terminateConnect = connectTerminator(config.legacyHosts, config.listen.https.port, secure);
     httpsOrigin = await listen(secure, config.listen.host, config.listen.https.port, 'https');
@@ -235,8 +235,15 @@ function serverOptions(config: GatewayConfig): ServerOptions {
  */
 class ListenerTracker {
   private draining = false;
+  /** The TCP connections, for the connection count. */
   private readonly sockets = new Set<Socket>();
-  private readonly answering = new Set<ServerResponse>();
+  /** The sockets Node's HTTP server reads (the TLS socket on the TLS listener): their current answer. */
+  private readonly httpSockets = new Set<Duplex & { _httpMessage?: ServerResponse | null }>();
+  private inFlight = 0;
+  /** One listener for every answer, not a closure per request. */
+  private readonly answered = (): void => {
+    this.inFlight -= 1;
+  };
   /** CONNECT to a legacy host, taken by the TLS listener (set once that listener exists). */
   terminateConnect: ConnectTerminator | undefined;
 
@@ -244,36 +251,48 @@ class ListenerTracker {
 
   wrap(listener: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
     return (req, res) => {
-      const answering = this.answering;
-      answering.add(res);
-      res.once('close', () => answering.delete(res));
+      this.inFlight += 1;
+      res.on('close', this.answered);
       oweAnswer(req, res);
       if (this.draining) res.shouldKeepAlive = false;
       listener(req, res);
     };
   }
 
-  watch<S extends Server>(server: S, config: GatewayConfig): S {
+  watch<S extends Server>(server: S, config: GatewayConfig, tls: boolean): S {
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
-      lingerWhenUnread(socket);
+      if (!tls) this.readsHttp(socket);
     });
     // On the TLS listener, Node's HTTP server reads and closes the TLS socket, not the TCP one.
-    server.on('secureConnection', (socket: Socket) => lingerWhenUnread(socket));
+    if (tls) server.on('secureConnection', (socket: Socket) => this.readsHttp(socket));
     server.on('clientError', (error: ClientError, socket: Duplex) => answerClientError(error, socket, config, this.observer));
     server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => answerConnect(req, socket, head, this.observer, this.terminateConnect));
     return server;
   }
 
-  /** From now on, every answer not yet started closes its connection once written. */
+  /**
+   * From now on, every answer not yet started closes its connection once written: the one each
+   * connection is writing now, and every later one. (A pipelined answer Node already queued keeps
+   * the connection open; the drain's sweep closes it once idle.)
+   */
   beginDrain(): void {
     this.draining = true;
-    for (const res of this.answering) if (!res.headersSent) res.shouldKeepAlive = false;
+    for (const socket of this.httpSockets) {
+      const res = socket._httpMessage;
+      if (res && !res.headersSent) res.shouldKeepAlive = false;
+    }
   }
 
   stats(): ListenerStats {
-    return { connections: this.sockets.size, inFlight: this.answering.size };
+    return { connections: this.sockets.size, inFlight: this.inFlight };
+  }
+
+  private readsHttp(socket: Socket): void {
+    this.httpSockets.add(socket);
+    socket.once('close', () => this.httpSockets.delete(socket));
+    lingerWhenUnread(socket);
   }
 }
 
