@@ -6,12 +6,10 @@
  *   drops the others from `req.headers`, so only `rawHeaders` can tell.
  */
 import type { IncomingMessage } from 'node:http';
-import { gatewayErrorResponse } from '../http/gateway-error.js';
+import type { ListenerRefusal } from './listener.js';
 
-export function refuseEarly(req: IncomingMessage, json: boolean): Response | undefined {
-  if (hostHeaders(req.rawHeaders) > 1) {
-    return gatewayErrorResponse(400, 'bad-target', 'The request is refused: it carries more than one Host header.', json);
-  }
+export function refuseEarly(req: IncomingMessage): ListenerRefusal | undefined {
+  if (hostHeaders(req.rawHeaders) > 1) return [400, 'bad-target', 'The request is refused: it carries more than one Host header.'];
   return undefined;
 }
 

@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { gatewayErrorResponse } from '../http/gateway-error.js';
+import type { GatewayErrorCode } from '../http/gateway-error.js';
 import { singleValue } from '../http/headers.js';
 import { normaliseTarget } from '../http/target.js';
 import { wantsJson } from '../legacy/render.js';
@@ -64,37 +65,47 @@ export function createNodeListener(app: FetchTarget, options: ListenerOptions) {
   const observer = options.observer;
 
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const json = wantsJson(req.headers.accept, req.headers['content-type']);
-    let target = req.url ?? '/';
     const arrived = observer ? performance.now() : 0;
-    const absoluteForm = target[0] !== '/';
-    const refuse = (response: Response): void => void refuseObserved(req, res, response, absoluteForm, arrived, observer);
-    const early = refuseEarly(req, json);
-    if (early) return refuse(early);
-    if (target[0] !== '/') {
-      const absolute = ABSOLUTE_FORM.exec(target);
-      if (!absolute) return refuse(gatewayErrorResponse(400, 'bad-target', 'The request target is refused: it is neither a path nor an http(s) URL.', json));
-      const authority = absolute[2] ?? '';
-      if (authority.includes('@') || !isLegacyHost(authority)) {
-        return refuse(gatewayErrorResponse(421, 'misdirected', 'Misdirected request: this gateway only proxies the legacy service hosts.', json));
-      }
-      const rest = absolute[3] ?? '';
-      target = rest.startsWith('/') ? rest : `/${rest}`;
-      req.url = target;
-      req.headers.host = authority;
+    const absoluteForm = (req.url ?? '/')[0] !== '/';
+    const refusal = checkRequest(req, absoluteForm, isLegacyHost, options.maxUrlLength);
+    if (!refusal) {
+      void honoListener(req, res);
+      return;
     }
-    const host = req.headers.host;
-    if (!host || !VALID_HOST.test(host)) {
-      return refuse(gatewayErrorResponse(400, 'bad-target', 'The request is refused: its Host header is missing or not a host name.', json));
-    }
-    const checked = normaliseTarget(target, options.maxUrlLength);
-    if (!checked.ok) {
-      return refuse(gatewayErrorResponse(checked.status, 'bad-target', `The request target is refused: ${checked.reason}.`, json));
-    }
-    (req as CheckedRequest)[CHECKED] = { target: { path: checked.path, query: checked.query }, absoluteForm };
-    void honoListener(req, res);
+    // The answer is in the format the client asked for (worked out only for a refusal).
+    const json = wantsJson(req.headers.accept, req.headers['content-type']);
+    void refuseObserved(req, res, gatewayErrorResponse(refusal[0], refusal[1], refusal[2], json), absoluteForm, arrived, observer);
   };
 }
+
+/**
+ * What the listener refuses `req` with, if anything; a request let through has its target in
+ * origin-form (`req.url`, `Host` rewritten from an absolute-form target) and its findings kept.
+ */
+function checkRequest(req: IncomingMessage, absoluteForm: boolean, isLegacyHost: (host: string) => boolean, maxUrlLength: number): ListenerRefusal | undefined {
+  const early = refuseEarly(req);
+  if (early) return early;
+  let target = req.url ?? '/';
+  if (absoluteForm) {
+    const absolute = ABSOLUTE_FORM.exec(target);
+    if (!absolute) return [400, 'bad-target', 'The request target is refused: it is neither a path nor an http(s) URL.'];
+    const authority = absolute[2] ?? '';
+    if (authority.includes('@') || !isLegacyHost(authority)) return [421, 'misdirected', 'Misdirected request: this gateway only proxies the legacy service hosts.'];
+    const rest = absolute[3] ?? '';
+    target = rest.startsWith('/') ? rest : `/${rest}`;
+    req.url = target;
+    req.headers.host = authority;
+  }
+  const host = req.headers.host;
+  if (!host || !VALID_HOST.test(host)) return [400, 'bad-target', 'The request is refused: its Host header is missing or not a host name.'];
+  const checked = normaliseTarget(target, maxUrlLength);
+  if (!checked.ok) return [checked.status, 'bad-target', `The request target is refused: ${checked.reason}.`];
+  (req as CheckedRequest)[CHECKED] = { target: { path: checked.path, query: checked.query }, absoluteForm };
+  return undefined;
+}
+
+/** What the listener refuses a request with: status, error code, message. */
+export type ListenerRefusal = readonly [status: number, code: GatewayErrorCode, message: string];
 
 function refuseObserved(
   req: IncomingMessage,
