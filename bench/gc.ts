@@ -9,28 +9,23 @@
  * several ms (docs/benchmarks-anchors.md, "Promotion").
  */
 import { parseArgs } from 'node:util';
-import { forkChild, forkUpstreams } from './children.js';
+import { forkUpstreams } from './children.js';
 import { measureTarget } from './measure.js';
 import { SEARCH_TARGET } from './pages.js';
 import { median } from './report.js';
-import { ANCHOR_CHILDREN, GATEWAY_TARGETS, gatewayConfig } from './scenarios.js';
-import type { GatewayTarget } from './scenarios.js';
+import { forkTarget } from './scenarios.js';
 
 const { values } = parseArgs({
   options: { target: { type: 'string', default: 'gw-legacy' }, seconds: { type: 'string', default: '6' }, runs: { type: 'string', default: '3' }, flags: { type: 'string', default: '' } },
 });
 const target = values.target;
-const anchor = ANCHOR_CHILDREN[target];
-if (!anchor && !(GATEWAY_TARGETS as readonly string[]).includes(target)) throw new Error(`--target: one of ${[...GATEWAY_TARGETS, ...Object.keys(ANCHOR_CHILDREN)].join(', ')}`);
 const execArgv = values.flags.split(/\s+/).filter((flag) => flag.length > 0);
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KB`;
 
 const { child: upstreams, info } = await forkUpstreams();
 try {
   for (let run = 1; run <= Number(values.runs); run++) {
-    const child = anchor
-      ? await forkChild(target, anchor.entry, anchor.spec(info.legacyOrigin), { gcTrace: true, execArgv })
-      : await forkChild(target, './gateway-child.ts', { config: gatewayConfig(target as GatewayTarget, info) }, { gcTrace: true, execArgv });
+    const child = await forkTarget(target, info, { gcTrace: true, execArgv });
     try {
       const url = `${String(child.info['origin'])}${SEARCH_TARGET}`;
       await measureTarget(child, url, 50, 3);

@@ -9,13 +9,12 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { forkChild, forkUpstreams } from './children.js';
+import { forkUpstreams } from './children.js';
 import type { Child } from './children.js';
 import { measureTarget } from './measure.js';
 import { SEARCH_TARGET, cannedPages } from './pages.js';
 import { renderSummary, summarizeProfiles } from './profile-summary.js';
-import { ANCHOR_CHILDREN as ANCHORS, GATEWAY_TARGETS, gatewayConfig } from './scenarios.js';
-import type { GatewayTarget } from './scenarios.js';
+import { forkTarget } from './scenarios.js';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { target: { type: 'string', default: 'gw-legacy' }, duration: { type: 'string', default: '15' }, out: { type: 'string', default: '.bench-profiles' } } });
@@ -27,12 +26,7 @@ async function main(): Promise<void> {
   try {
     const { child: upstreams, info: upstreamInfo } = await forkUpstreams();
     children.push(upstreams);
-    const anchor = ANCHORS[target];
-    const isGateway = (GATEWAY_TARGETS as readonly string[]).includes(target);
-    if (!anchor && !isGateway) throw new Error(`--target: one of ${[...GATEWAY_TARGETS, ...Object.keys(ANCHORS)].join(', ')}`);
-    const child = anchor
-      ? await forkChild(target, anchor.entry, anchor.spec(upstreamInfo.legacyOrigin), { gcTrace: true })
-      : await forkChild(target, './gateway-child.ts', { config: gatewayConfig(target as GatewayTarget, upstreamInfo) }, { gcTrace: true });
+    const child = await forkTarget(target, upstreamInfo, { gcTrace: true });
     children.push(child);
     const url = `${String(child.info['origin'])}${SEARCH_TARGET}`;
     process.stderr.write(`${target}: warm-up 3 s, then ${durationS} s profiled…\n`);

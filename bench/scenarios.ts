@@ -7,6 +7,9 @@
  * so the warmed page stays a HIT for the whole run). The anchors that log write the same kind of
  * line to /dev/null the same way (bench/anchor-log.ts).
  */
+import { forkChild } from './children.js';
+import type { Child, ForkOptions } from './children.js';
+
 export type TargetId =
   | 'upstream'
   | 'gw-legacy'
@@ -77,12 +80,20 @@ export const GATEWAY_TARGETS: readonly GatewayTarget[] = ['gw-legacy', 'gw-legac
 
 /** The config document of each gateway under test (validated by parseConfig in the child). */
 /** The anchors `bench:profile` and `bench:gc` can start on their own: entry and spec, given the legacy upstream. */
-export const ANCHOR_CHILDREN: Readonly<Record<string, { entry: string; spec: (upstream: string) => unknown }>> = {
+const ANCHOR_CHILDREN: Readonly<Record<string, { entry: string; spec: (upstream: string) => unknown }>> = {
   floor: { entry: './floor-child.ts', spec: (upstream) => ({ upstream, log: false }) },
   'floor-log': { entry: './floor-child.ts', spec: (upstream) => ({ upstream, log: true }) },
   hono: { entry: './hono-child.ts', spec: () => ({ log: false }) },
   'hono-log': { entry: './hono-child.ts', spec: () => ({ log: true }) },
 };
+
+/** Starts one process under test by name (a gateway target or an anchor above), for bench:profile and bench:gc. */
+export function forkTarget(target: string, upstreams: UpstreamInfo, options: ForkOptions): Promise<Child> {
+  const anchor = ANCHOR_CHILDREN[target];
+  if (anchor) return forkChild(target, anchor.entry, anchor.spec(upstreams.legacyOrigin), options);
+  if (!(GATEWAY_TARGETS as readonly string[]).includes(target)) throw new Error(`--target: one of ${[...GATEWAY_TARGETS, ...Object.keys(ANCHOR_CHILDREN)].join(', ')}`);
+  return forkChild(target, './gateway-child.ts', { config: gatewayConfig(target as GatewayTarget, upstreams) }, options);
+}
 
 export function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): Record<string, unknown> {
   const log = { enabled: !target.endsWith('-nolog'), destination: '/dev/null' };
