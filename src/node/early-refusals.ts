@@ -6,7 +6,10 @@
  *   drops the others from `req.headers`, so only `rawHeaders` can tell.
  */
 import type { IncomingMessage } from 'node:http';
-import type { ListenerRefusal } from './listener.js';
+import type { GatewayErrorCode } from '../http/gateway-error.js';
+
+/** What the Node listener refuses a request with: status, error code, message. */
+export type ListenerRefusal = readonly [status: number, code: GatewayErrorCode, message: string];
 
 export function refuseEarly(req: IncomingMessage): ListenerRefusal | undefined {
   if (hostHeaders(req.rawHeaders) > 1) return [400, 'bad-target', 'The request is refused: it carries more than one Host header.'];

@@ -14,12 +14,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { gatewayErrorResponse } from '../http/gateway-error.js';
-import type { GatewayErrorCode } from '../http/gateway-error.js';
 import { singleValue } from '../http/headers.js';
 import { normaliseTarget } from '../http/target.js';
 import { wantsJson } from '../legacy/render.js';
 import { hostMatcher } from '../pipeline/host-guard.js';
 import { refuseEarly } from './early-refusals.js';
+import type { ListenerRefusal } from './early-refusals.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
 import { recordRefusal, refusalArrival } from '../observability/refusal-record.js';
 import type { RefusalObserver } from '../observability/refusal-record.js';
@@ -103,9 +103,6 @@ function checkRequest(req: IncomingMessage, absoluteForm: boolean, isLegacyHost:
   (req as CheckedRequest)[CHECKED] = { target: { path: checked.path, query: checked.query }, absoluteForm };
   return undefined;
 }
-
-/** What the listener refuses a request with: status, error code, message. */
-export type ListenerRefusal = readonly [status: number, code: GatewayErrorCode, message: string];
 
 function refuseObserved(
   req: IncomingMessage,
