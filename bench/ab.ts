@@ -3,7 +3,8 @@
  * [--json FILE] [--this-flags=FLAGS] [--targets LIST]`: this checkout's gateway (or commit `--this-ref`)
  * against the gateway of commit `--base` (default HEAD, so uncommitted work is measured against its
  * own base), in the same run, in alternating rounds (A B, then B A), for pass-through and cache hit,
- * log on (`--targets gw-legacy,gw-cache`, the default; `gw-api2` adds the api2-mapped search).
+ * log on (`--targets gw-legacy,gw-cache`, the default; `gw-legacy-nolog`, `gw-cache-nolog` and
+ * `gw-api2` add the same with the log off and the api2-mapped search).
  * Prints the CPU µs per request of each (median, min-max), the ratio this/base, req/s and
  * promoted bytes per request.
  *
@@ -29,7 +30,9 @@ import type { GatewayTarget } from './scenarios.js';
 
 const ALL_SCENARIOS: ReadonlyArray<{ readonly target: GatewayTarget; readonly label: string; readonly hit: boolean }> = [
   { target: 'gw-legacy', label: 'pass-through, log on', hit: false },
+  { target: 'gw-legacy-nolog', label: 'pass-through, log off', hit: false },
   { target: 'gw-cache', label: 'cache hit, log on', hit: true },
+  { target: 'gw-cache-nolog', label: 'cache hit, log off', hit: true },
   { target: 'gw-api2', label: 'api2-mapped search, cache off, log on', hit: false },
 ];
 
@@ -84,7 +87,7 @@ async function main(): Promise<void> {
       if (hit) for (let i = 0; i < 3; i++) await probe(urlOf(key), REQUEST_HEADERS);
       return measureTarget(gateways.get(key), urlOf(key), connections, seconds);
     };
-    for (const key of gateways.keys()) await measure(key, key.endsWith('gw-cache'), 1);
+    for (const key of gateways.keys()) await measure(key, key.includes('gw-cache'), 1);
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? sides : ([...sides].reverse() as readonly string[]);
       for (const { target, hit } of SCENARIOS) {
