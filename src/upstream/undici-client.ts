@@ -14,7 +14,7 @@ import { Pool, buildConnector, errors as undiciErrors, util } from 'undici';
 import type { Dispatcher } from 'undici';
 import { dropInterimContinue } from './interim-continue-filter.js';
 import { UpstreamError } from './types.js';
-import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './types.js';
+import type { AbortSignalLike, UpstreamClient, UpstreamRequest, UpstreamResponse } from './types.js';
 
 export interface UndiciUpstreamOptions {
   readonly name: string;
@@ -104,17 +104,22 @@ class Exchange implements Dispatcher.DispatchHandler {
   private total = 0;
   private readonly timer: ReturnType<typeof setTimeout>;
   private readonly onClientGone: (() => void) | undefined;
+  private readonly timeoutMs: number;
+  /** The client's signal, until the exchange settles (then let go: see `finish`). */
+  private signal: AbortSignalLike | undefined;
 
   constructor(
     private readonly upstream: string,
     private readonly max: number,
-    private readonly req: UpstreamRequest,
+    req: UpstreamRequest,
     private readonly resolve: (answer: UpstreamResponse) => void,
     private readonly reject: (error: UpstreamError) => void,
   ) {
-    this.timer = setTimeout(() => this.cancel(timeoutError(upstream, this.sent, req.timeoutMs)), req.timeoutMs);
+    this.timeoutMs = req.timeoutMs;
+    this.timer = setTimeout(() => this.cancel(timeoutError(this.upstream, this.sent, this.timeoutMs)), req.timeoutMs);
     if (req.signal) {
-      this.onClientGone = () => this.cancel(new UpstreamError('aborted', upstream, this.sent, 'the client went away'));
+      this.signal = req.signal;
+      this.onClientGone = () => this.cancel(new UpstreamError('aborted', this.upstream, this.sent, 'the client went away'));
       req.signal.addEventListener('abort', this.onClientGone, { once: true });
     }
   }
@@ -161,7 +166,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.finish();
     // Our own deadline and the client leaving settle the exchange first (cancel): what undici
     // reports after that is ignored above, so only undici's own failures are classified here.
-    this.reject(classify(error, this.upstream, this.req.timeoutMs));
+    this.reject(classify(error, this.upstream, this.timeoutMs));
   }
 
   private tooLarge(): UpstreamError {
@@ -176,10 +181,18 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.abortUndici?.(new undiciErrors.RequestAbortedError());
   }
 
+  /**
+   * Also lets go of the client's signal, the one link from a settled exchange to the client's
+   * request and response: undici keeps a settled exchange reachable for a while, and through the
+   * signal it kept those alive too, which sent about 1 process in 3 into promoting ~2 MB of dead
+   * requests per scavenge (docs/benchmarks-anchors.md, "Promotion"). Nothing else here refers
+   * to the request after the constructor, closures included.
+   */
   private finish(): void {
     this.settled = true;
     clearTimeout(this.timer);
-    if (this.onClientGone) this.req.signal?.removeEventListener('abort', this.onClientGone);
+    if (this.onClientGone) this.signal?.removeEventListener('abort', this.onClientGone);
+    this.signal = undefined;
   }
 }
 
