@@ -87,7 +87,7 @@ async function main(): Promise<void> {
       if (hit) for (let i = 0; i < 3; i++) await probe(urlOf(key), REQUEST_HEADERS);
       return measureTarget(gateways.get(key), urlOf(key), connections, seconds);
     };
-    for (const key of gateways.keys()) await measure(key, key.includes('gw-cache'), 1);
+    for (const { target, hit } of SCENARIOS) for (const side of sides) await measure(`${side} ${target}`, hit, 1);
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? sides : ([...sides].reverse() as readonly string[]);
       for (const { target, hit } of SCENARIOS) {
