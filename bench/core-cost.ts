@@ -1,37 +1,42 @@
 /**
- * `npm run bench:core -- [--requests N] [--rounds N]`: the gateway's own work per request, without
- * sockets. The core app (src/app.ts) answers the bench's search through `app.fetch` from an
- * in-memory legacy upstream (the canned 12 KB page, answered at once) and writes its usage-log
- * line to a discarding sink; beside it, bare Hono answers the same bytes through the same
- * `app.fetch`. The difference is what the gateway itself costs per request (canonical request,
- * guards, record, log line, answer), free of Node's HTTP and the load generator's noise.
- * Scenarios: pass-through (log on, log off) and cache hit (log on). Medians of alternating rounds.
+ * `npm run bench:core -- [--base REF] [--requests N] [--rounds N] [--only TEXT]`: the gateway's own
+ * work per request, without sockets. The core app (src/app.ts) answers the bench's search through
+ * `app.fetch` from an in-memory legacy upstream (the canned 12 KB page, answered at once) and
+ * writes its usage-log line to a discarding sink; beside it, bare Hono answers the same bytes
+ * through the same `app.fetch`. The difference is what the gateway itself costs per request
+ * (canonical request, guards, record, log line, answer), free of Node's HTTP and the load
+ * generator's noise. Scenarios: pass-through and cache hit, each with the log on and off.
+ *
+ * With `--base REF`, the same scenarios also run on commit REF's core (exported and compiled as
+ * bench:ab does) in the same process, rounds alternating, so a change is measured against its
+ * base; `this/base` is printed per scenario. Medians of alternating rounds.
  */
 import { Hono } from 'hono';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createGatewayApp } from '../src/app.js';
-import { parseConfig } from '../src/config/schema.js';
-import { edgeRuntime } from '../src/edge/runtime.js';
-import { logLine } from '../src/observability/log-fields.js';
-import type { UpstreamClient } from '../src/upstream/types.js';
+import { buildCommit } from './base-build.js';
 import { JSON_CONTENT_TYPE, SEARCH_TARGET, cannedPages } from './pages.js';
 import { median } from './report.js';
 
-const { values } = parseArgs({ options: { requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '5' }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { base: { type: 'string' }, requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '5' }, only: { type: 'string' } },
+});
 const requests = Number(values.requests);
 const rounds = Number(values.rounds);
 const page = cannedPages().legacy;
 const headers = { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(page.byteLength) };
 
-const legacy: UpstreamClient = {
-  name: 'legacy',
-  request: () => Promise.resolve({ status: 200, headers, body: page }),
-  stats: () => ({ connected: 1, idle: 1, inFlight: 0, waiting: 0 }),
-  close: async () => {},
-};
+type Fetch = (request: Request) => Response | Promise<Response>;
 
 let written = 0;
-function gateway(log: boolean, cache: boolean): (request: Request) => Response | Promise<Response> {
+/** The core app of the compiled tree at `buildDir` (its own src/), in front of an in-memory legacy upstream. */
+async function gatewayOf(buildDir: string, log: boolean, cache: boolean): Promise<Fetch> {
+  const load = (path: string) => import(pathToFileURL(join(buildDir, path)).href);
+  const { createGatewayApp } = await load('src/app.js');
+  const { parseConfig } = await load('src/config/schema.js');
+  const { edgeRuntime } = await load('src/edge/runtime.js');
+  const { logLine } = await load('src/observability/log-fields.js');
   const parsed = parseConfig({
     upstreams: { legacy: { baseUrl: 'http://legacy.invalid' } },
     observability: { log: { enabled: log, destination: '/dev/null' } },
@@ -40,32 +45,46 @@ function gateway(log: boolean, cache: boolean): (request: Request) => Response |
   });
   if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
   const origin = { instance: 'bench', config: '1' };
+  const stats = () => ({ connected: 1, idle: 1, inFlight: 0, waiting: 0 });
   const app = createGatewayApp({
     config: parsed.config,
-    upstreams: { legacy },
+    upstreams: { legacy: { name: 'legacy', request: () => Promise.resolve({ status: 200, headers, body: page }), stats, close: async () => {} } },
     // A socket peer, as on Node (the edge runtime has no peer address).
     runtime: { ...edgeRuntime, peer: () => ({ address: '127.0.0.1', tls: false }) },
-    onRecord: log ? (record) => void (written += logLine(record, 30, Date.now(), origin).length) : undefined,
+    onRecord: log ? (record: unknown) => void (written += logLine(record, 30, Date.now(), origin).length) : undefined,
   });
   return (request) => app.fetch(request);
 }
 
-function bareHono(): (request: Request) => Response | Promise<Response> {
+function bareHono(): Fetch {
   const app = new Hono();
   app.get('/recipes', () => new Response(page as Uint8Array<ArrayBuffer>, { status: 200, headers }));
   return (request) => app.fetch(request);
 }
 
-const ALL: ReadonlyArray<readonly [string, (request: Request) => Response | Promise<Response>]> = [
-  ['bare Hono, same bytes', bareHono()],
-  ['gateway pass-through, log on', gateway(true, false)],
-  ['gateway pass-through, log off', gateway(false, false)],
-  ['gateway cache hit, log on', gateway(true, true)],
+const SCENARIOS: ReadonlyArray<readonly [string, boolean, boolean]> = [
+  ['pass-through, log on', true, false],
+  ['pass-through, log off', false, false],
+  ['cache hit, log on', true, true],
+  ['cache hit, log off', false, true],
 ];
-/** `--only TEXT`: bare Hono and the subjects whose name contains TEXT (to profile one with --cpu-prof). */
-const SUBJECTS = values.only ? ALL.filter(([name], index) => index === 0 || name.includes(values.only!)) : ALL;
+/** `--only TEXT`: bare Hono and the scenarios whose name contains TEXT (to profile one with --cpu-prof). */
+const chosen = values.only ? SCENARIOS.filter(([name]) => name.includes(values.only!)) : SCENARIOS;
 
-async function cpuPerRequest(fetch: (request: Request) => Response | Promise<Response>): Promise<number> {
+const trees: Array<readonly [string, string]> = [];
+if (values.base) {
+  const base = buildCommit(values.base);
+  trees.push([`base ${base.commit.slice(0, 10)}`, base.buildDir]);
+}
+trees.push(['this checkout', resolve('.bench-build')]);
+
+const BARE = 'bare Hono, same bytes';
+const subjects: Array<readonly [string, Fetch]> = [[BARE, bareHono()]];
+for (const [scenario, log, cache] of chosen) {
+  for (const [tree, dir] of trees) subjects.push([trees.length > 1 ? `${scenario} (${tree})` : `gateway ${scenario}`, await gatewayOf(dir, log, cache)]);
+}
+
+async function cpuPerRequest(fetch: Fetch): Promise<number> {
   const started = process.cpuUsage();
   for (let i = 0; i < requests; i++) {
     const answer = await fetch(new Request(`http://localhost${SEARCH_TARGET}`, { headers: { accept: 'application/json', 'x-forwarded-for': '10.0.0.1' } }));
@@ -77,14 +96,22 @@ async function cpuPerRequest(fetch: (request: Request) => Response | Promise<Res
 }
 
 const results = new Map<string, number[]>();
-for (const [, fetch] of SUBJECTS) await cpuPerRequest(fetch); // warm-up
+for (const [, fetch] of subjects) await cpuPerRequest(fetch); // warm-up
 for (let round = 0; round < rounds; round++) {
-  const order = round % 2 === 0 ? SUBJECTS : [...SUBJECTS].reverse();
+  const order = round % 2 === 0 ? subjects : [...subjects].reverse();
   for (const [name, fetch] of order) results.set(name, [...(results.get(name) ?? []), await cpuPerRequest(fetch)]);
 }
-const bare = median(results.get(SUBJECTS[0]![0])!);
+const medianOf = (name: string) => median(results.get(name)!);
+const bare = medianOf(BARE);
 console.log(`CPU µs per request through app.fetch, no sockets (${rounds} rounds of ${requests}, medians; log bytes ${written}):`);
-for (const [name] of SUBJECTS) {
-  const value = median(results.get(name)!);
-  console.log(`  ${name.padEnd(32)} ${value.toFixed(1).padStart(6)} µs   own work beyond bare Hono ${(value - bare).toFixed(1).padStart(6)} µs`);
+for (const [name] of subjects) {
+  const value = medianOf(name);
+  console.log(`  ${name.padEnd(40)} ${value.toFixed(1).padStart(6)} µs   own work beyond bare Hono ${(value - bare).toFixed(1).padStart(6)} µs`);
+}
+if (trees.length > 1) {
+  for (const [scenario] of chosen) {
+    const [baseName, thisName] = trees.map(([tree]) => `${scenario} (${tree})`) as [string, string];
+    const own = (name: string) => medianOf(name) - bare;
+    console.log(`  ${scenario.padEnd(24)} this/base ${(medianOf(thisName) / medianOf(baseName)).toFixed(3)}x, own work ${own(baseName).toFixed(1)} → ${own(thisName).toFixed(1)} µs`);
+  }
 }
