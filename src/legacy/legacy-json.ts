@@ -231,20 +231,15 @@ function writeArray(out: Out, entries: readonly unknown[], element: Shape): void
 function writeObject(out: Out, record: Record<string, unknown>, plan: ObjectPlan): void {
   const { members } = plan;
   // A record built in its declared order with nothing else (what every mapping builds) has its
-  // own keys equal to the members, in order: then no member needs an ownership test and no key
-  // can be undeclared.
-  const keys = Object.keys(record);
-  let inOrder = keys.length === members.length;
+  // keys equal to the members, in order: then no member needs an ownership test and no key can be
+  // undeclared. Checked with for-in, which lists them without allocating the array Object.keys
+  // makes (a page of results has hundreds of records); any other record takes the general path.
+  const inOrder = keysAreMembers(record, members);
   let first = true;
   writeAscii(out, '{');
   for (let index = 0; index < members.length; index++) {
     const { name, key, nextKey, shape, optional } = members[index]!;
-    let child: unknown;
-    if (inOrder && keys[index] === name) child = record[name];
-    else {
-      inOrder = false;
-      child = Object.hasOwn(record, name) ? record[name] : undefined;
-    }
+    const child = inOrder || Object.hasOwn(record, name) ? record[name] : undefined;
     if (child === undefined && optional) continue;
     writeBytes(out, first ? key : nextKey);
     first = false;
@@ -252,7 +247,7 @@ function writeObject(out: Out, record: Record<string, unknown>, plan: ObjectPlan
   }
   if (!inOrder) {
     // Members the schema does not declare (or every member, without a schema), in their own order.
-    for (const name of keys) {
+    for (const name of Object.keys(record)) {
       const child = record[name];
       if (plan.declared.has(name) || child === undefined) continue;
       if (!first) writeAscii(out, ',');
@@ -263,6 +258,16 @@ function writeObject(out: Out, record: Record<string, unknown>, plan: ObjectPlan
     }
   }
   writeAscii(out, '}');
+}
+
+/** Whether the record's enumerable keys are exactly the members' names, in the same order. */
+function keysAreMembers(record: Record<string, unknown>, members: ObjectPlan['members']): boolean {
+  let index = 0;
+  for (const name in record) {
+    if (index === members.length || members[index]!.name !== name) return false;
+    index += 1;
+  }
+  return index === members.length;
 }
 
 /** Optional and nullable wrappers hide the array or object schema inside. */
