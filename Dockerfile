@@ -29,7 +29,7 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
 #   docker run … recipe-gateway --check-config    validate it and exit 0/1
 #   docker run -p 8080:8080 recipe-gateway --sandbox   the embedded sandbox backend, only when asked
 # The gateway handles SIGTERM (docker stop): it stops listening and flushes the usage log.
-# The young generation's size: the same flags as `npm run serve` (package.json; see
+# The young generation's size and no allocation-site pretenuring: the same flags as `npm run serve` (package.json; see
 # docs/benchmarks-anchors.md, "Node flags").
-ENTRYPOINT ["node", "--max-semi-space-size=32", "dist/src/node/main.js"]
+ENTRYPOINT ["node", "--max-semi-space-size=32", "--no-allocation-site-pretenuring", "dist/src/node/main.js"]
 CMD []
