@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { answer, withHeader } from '../src/http/answer.js';
+import { fromStored } from '../src/pipeline/stored-answer.js';
 import { hiddenClassesOtherThan } from './support/hidden-class.js';
 
 describe('an answer with one more header over shared headers', () => {
@@ -26,6 +27,13 @@ describe('an answer with one more header over shared headers', () => {
     shared['content-length'] = '12279';
     const page = answer(200, shared, null, { sharedHeaders: true });
     const served = Array.from({ length: 200 }, (_, i) => withHeader(page, 'x-request-id', `r-${i}`).headers);
+    expect(hiddenClassesOtherThan(served[0]!, served.slice(1))).toBe(0);
+  });
+
+  it('a stored page served without a body (its headers and X-Cache): one hidden class', () => {
+    const stored = { status: 204, headers: { etag: '"v1"', 'cache-control': 'max-age=60' }, setCookie: [], body: new Uint8Array(0) };
+    const served = Array.from({ length: 100 }, () => fromStored(stored, 'HIT', { ifNoneMatch: undefined, ifModifiedSince: undefined }).headers);
+    expect(served[0]).toEqual({ etag: '"v1"', 'cache-control': 'max-age=60', 'x-cache': 'HIT' });
     expect(hiddenClassesOtherThan(served[0]!, served.slice(1))).toBe(0);
   });
 });

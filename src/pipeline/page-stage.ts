@@ -25,8 +25,9 @@ export function answerFromPages(
   /** Keeps a stale page's background refresh alive (RuntimeBindings.defer: edge waitUntil). */
   defer: (work: Promise<unknown>) => void,
 ): Outcome | Promise<Outcome> {
-  const legacy = { clientHeaders: headers, rawBody: null, shared: true, signal: undefined } as const;
-  const fill = renderLegacyRequest(request, legacy);
+  const fill = renderLegacyRequest(request, { clientHeaders: headers, rawBody: null, shared: true });
+  // One literal, not `{ ...facts, forward }`: a spread with more members gets a V8 hidden class of its own per request.
+  const legacy = { clientHeaders: headers, rawBody: null, shared: true, signal: undefined, forward: fill } as const;
   // The upstream attempt this request made itself, when it filled the page (a waiter made none).
   let filled: Attempt | undefined;
   const served = cache.serve(
@@ -41,10 +42,10 @@ export function answerFromPages(
       defer,
     },
     async () => {
-      filled = await answerFromSide(parts, request, side, { ...legacy, forward: fill });
+      filled = await answerFromSide(parts, request, side, legacy);
       return toStored(filled.answer);
     },
-    async () => toStored((await answerFromSide(parts, request, side, { ...legacy, forward: fill })).answer),
+    async () => toStored((await answerFromSide(parts, request, side, legacy)).answer),
   );
   const outcome = ({ answer: stored, outcome: cacheOutcome }: Served): Outcome => {
     const answer = fromStored(stored, cacheOutcome, { ifNoneMatch: headers['if-none-match'], ifModifiedSince: headers['if-modified-since'] });
