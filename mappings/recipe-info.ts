@@ -17,7 +17,7 @@ export function legacyDateOf(iso: string | undefined): string {
 export function legacyPosterOf(poster: RecipeInfox['Poster']): Poster {
   if (!poster || !poster.UserID) return UNKNOWN_POSTER;
   // Every member spelled out, not a spread of UNKNOWN_POSTER with more members: that would make
-  // a V8 hidden class per poster (src/http/answer.ts, withHeader).
+  // a V8 hidden class per poster (src/http/answer.ts, headersWith).
   return {
     UserID: poster.UserID,
     UserName: poster.UserName ?? null,

@@ -46,6 +46,21 @@ export function answer(
   return options.repeated && options.repeated.length > 0 ? { ...made, repeated: options.repeated } : made;
 }
 
+/**
+ * A copy of `headers` with one more (or one changed) member, made member by member. Not
+ * `{ ...headers, [name]: value }`: in V8 (Node 20) a spread copy that gets one more member has a
+ * hidden class of its own, a new one per call, which the scavenger promotes (cache hits with the
+ * usage log on promoted 137-554 KB per scavenge that way; docs/benchmarks-anchors.md,
+ * "Promotion"). A copy built by assignment shares one hidden class. Use it for any object built
+ * per request from another one.
+ */
+export function headersWith(headers: Readonly<Record<string, string>>, name: string, value: string): Record<string, string> {
+  const copy: Record<string, string> = {};
+  for (const header in headers) copy[header] = headers[header]!;
+  copy[name] = value;
+  return copy;
+}
+
 /** The same answer with one more header (set in place unless the headers are shared). */
 export function withHeader(answered: Answer, name: string, value: string): Answer {
   if (!answered.sharedHeaders) {
@@ -53,13 +68,7 @@ export function withHeader(answered: Answer, name: string, value: string): Answe
     return answered;
   }
   // Built as literals, not spreads of the answer (a cached page's HIT takes this path every time).
-  // The headers are copied member by member: a spread copy (`{ ...shared }`) that then gets one
-  // more member has a hidden class of its own in V8 (Node 20), a new one per request, which the
-  // scavenger cannot free with the request: cache hits with the usage log on promoted ~140-550 KB
-  // per scavenge that way. A copy built by assignment shares one hidden class.
-  const headers: Record<string, string> = {};
-  for (const header in answered.headers) headers[header] = answered.headers[header]!;
-  headers[name] = value;
+  const headers = headersWith(answered.headers, name, value);
   const copy: Answer = { status: answered.status, headers, body: answered.body, bytes: answered.bytes, sharedHeaders: false };
   return answered.repeated ? { ...copy, repeated: answered.repeated } : copy;
 }

@@ -5,7 +5,7 @@
  * the stored validators.
  */
 import type { CacheOutcome, StoredAnswer } from '../cache/page-cache.js';
-import { answer, bodyBytes } from '../http/answer.js';
+import { answer, bodyBytes, headersWith } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
 
 /** Per-exchange headers: recomputed or meaningless for another exchange. */
@@ -31,23 +31,12 @@ function etagMatches(ifNoneMatch: string, etag: string): boolean {
 /** Served header sets, built once per stored answer and outcome (the hot path of a HIT). */
 const servedHeaders = new WeakMap<StoredAnswer, Partial<Record<CacheOutcome, Record<string, string>>>>();
 
-/**
- * The stored headers and `X-Cache`, copied member by member: a spread with one more member gets a
- * V8 hidden class of its own per answer (src/http/answer.ts, withHeader).
- */
-function withCacheOutcome(stored: Readonly<Record<string, string>>, outcome: CacheOutcome): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const name in stored) headers[name] = stored[name]!;
-  headers['x-cache'] = outcome;
-  return headers;
-}
-
 function headersFor(stored: StoredAnswer, outcome: CacheOutcome): Record<string, string> {
   let byOutcome = servedHeaders.get(stored);
   if (!byOutcome) servedHeaders.set(stored, (byOutcome = {}));
   let headers = byOutcome[outcome];
   if (!headers) {
-    headers = withCacheOutcome(stored.headers, outcome);
+    headers = headersWith(stored.headers, 'x-cache', outcome);
     if (stored.body.byteLength > 0) headers['content-length'] = String(stored.body.byteLength);
     byOutcome[outcome] = headers;
   }
@@ -81,10 +70,10 @@ export function fromStored(stored: StoredAnswer, outcome: CacheOutcome, conditio
   const noBody = stored.status === 204 || stored.status === 304 || stored.body.byteLength === 0;
   const body = noBody ? null : (stored.body as Uint8Array<ArrayBuffer>);
   if (stored.setCookie.length === 0) {
-    if (!body) return answer(stored.status, withCacheOutcome(stored.headers, outcome));
+    if (!body) return answer(stored.status, headersWith(stored.headers, 'x-cache', outcome));
     // Shared by every answer of this page and outcome (marked so: a header is added to a copy).
     return answer(stored.status, headersFor(stored, outcome), body, { sharedHeaders: true });
   }
   const repeated = stored.setCookie.map((cookie) => ['set-cookie', cookie] as const);
-  return answer(stored.status, withCacheOutcome(stored.headers, outcome), body, { repeated });
+  return answer(stored.status, headersWith(stored.headers, 'x-cache', outcome), body, { repeated });
 }
