@@ -36,4 +36,10 @@ describe('an answer with one more header over shared headers', () => {
     expect(served[0]).toEqual({ etag: '"v1"', 'cache-control': 'max-age=60', 'x-cache': 'HIT' });
     expect(hiddenClassesOtherThan(served[0]!, served.slice(1))).toBe(0);
   });
+
+  it('answers with repeated headers (Set-Cookie): one hidden class', () => {
+    const made = Array.from({ length: 100 }, (_, i) => answer(200, { 'content-type': 'text/plain' }, `body ${i}`, { repeated: [['set-cookie', `s=${i}`]] }));
+    expect(made[0]).toMatchObject({ status: 200, bytes: 6, repeated: [['set-cookie', 's=0']] });
+    expect(hiddenClassesOtherThan(made[0]!, made.slice(1))).toBe(0);
+  });
 });
