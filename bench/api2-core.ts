@@ -9,10 +9,11 @@
  * both sides is checked byte for byte against the first one. `--only this` runs this checkout
  * alone (to run under `node --cpu-prof`).
  */
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCommit } from './base-build.js';
+import { coreAppOf } from './core-app.js';
+import type { Fetch } from './core-app.js';
 import { JSON_CONTENT_TYPE, SEARCH_TARGET, cannedPages } from './pages.js';
 import { median } from './report.js';
 
@@ -29,35 +30,17 @@ const rounds = Number(values.rounds);
 const page = cannedPages().api2;
 const headers = { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(page.byteLength) };
 
-type Fetch = (request: Request) => Response | Promise<Response>;
-
 /** The core app of the compiled tree at `buildDir`, with recipes.search on an in-memory api2. */
-async function gatewayOf(buildDir: string): Promise<Fetch> {
-  const load = (path: string) => import(pathToFileURL(join(buildDir, path)).href);
-  const { createGatewayApp } = await load('src/app.js');
-  const { parseConfig } = await load('src/config/schema.js');
-  const { edgeRuntime } = await load('src/edge/runtime.js');
-  const { logLine } = await load('src/observability/log-fields.js');
-  const parsed = parseConfig({
+function gatewayOf(buildDir: string): Promise<Fetch> {
+  const config = {
     upstreams: { legacy: { baseUrl: 'http://legacy.invalid' }, api2: { baseUrl: 'https://api2.invalid' } },
     observability: { log: { enabled: true, destination: '/dev/null' } },
     cache: { enabled: false },
     routes: { 'recipes.search': { mode: 'api2' } },
-  });
-  if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
-  const fail = () => Promise.reject(new Error('no legacy call expected'));
-  const stats = () => ({ connected: 1, idle: 1, inFlight: 0, waiting: 0 });
-  const app = createGatewayApp({
-    config: parsed.config,
-    upstreams: {
-      legacy: { name: 'legacy', request: fail, stats, close: async () => {} },
-      // A fresh Buffer view each time, as undici hands over a new one per answer.
-      api2: { name: 'api2', request: () => Promise.resolve({ status: 200, headers, body: Buffer.from(page) }), stats, close: async () => {} },
-    },
-    runtime: { ...edgeRuntime, peer: () => ({ address: '127.0.0.1', tls: false }) },
-    onRecord: (record: unknown) => void logLine(record, 30, Date.now(), { instance: 'bench', config: '1' }),
-  });
-  return (request) => app.fetch(request);
+  };
+  // A fresh Buffer view each time, as undici hands over a new one per answer.
+  const api2 = () => Promise.resolve({ status: 200, headers, body: Buffer.from(page) as Uint8Array });
+  return coreAppOf(buildDir, config, { legacy: undefined, api2 }, () => {});
 }
 
 let expected: string | undefined;

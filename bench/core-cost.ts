@@ -12,10 +12,11 @@
  * base; `this/base` is printed per scenario. Medians of alternating rounds.
  */
 import { Hono } from 'hono';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCommit } from './base-build.js';
+import { coreAppOf } from './core-app.js';
+import type { Fetch } from './core-app.js';
 import { JSON_CONTENT_TYPE, SEARCH_TARGET, cannedPages } from './pages.js';
 import { median } from './report.js';
 
@@ -27,33 +28,17 @@ const rounds = Number(values.rounds);
 const page = cannedPages().legacy;
 const headers = { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(page.byteLength) };
 
-type Fetch = (request: Request) => Response | Promise<Response>;
-
 let written = 0;
 /** The core app of the compiled tree at `buildDir` (its own src/), in front of an in-memory legacy upstream. */
-async function gatewayOf(buildDir: string, log: boolean, cache: boolean): Promise<Fetch> {
-  const load = (path: string) => import(pathToFileURL(join(buildDir, path)).href);
-  const { createGatewayApp } = await load('src/app.js');
-  const { parseConfig } = await load('src/config/schema.js');
-  const { edgeRuntime } = await load('src/edge/runtime.js');
-  const { logLine } = await load('src/observability/log-fields.js');
-  const parsed = parseConfig({
+function gatewayOf(buildDir: string, log: boolean, cache: boolean): Promise<Fetch> {
+  const config = {
     upstreams: { legacy: { baseUrl: 'http://legacy.invalid' } },
     observability: { log: { enabled: log, destination: '/dev/null' } },
     cache: { enabled: cache },
     ...(cache ? { routes: { 'recipes.search': { cache: { ttlMs: 3_600_000 } } } } : {}),
-  });
-  if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
-  const origin = { instance: 'bench', config: '1' };
-  const stats = () => ({ connected: 1, idle: 1, inFlight: 0, waiting: 0 });
-  const app = createGatewayApp({
-    config: parsed.config,
-    upstreams: { legacy: { name: 'legacy', request: () => Promise.resolve({ status: 200, headers, body: page }), stats, close: async () => {} } },
-    // A socket peer, as on Node (the edge runtime has no peer address).
-    runtime: { ...edgeRuntime, peer: () => ({ address: '127.0.0.1', tls: false }) },
-    onRecord: log ? (record: unknown) => void (written += logLine(record, 30, Date.now(), origin).length) : undefined,
-  });
-  return (request) => app.fetch(request);
+  };
+  const legacy = () => Promise.resolve({ status: 200, headers, body: page as Uint8Array });
+  return coreAppOf(buildDir, config, { legacy, api2: undefined }, log ? (line) => void (written += line.length) : undefined);
 }
 
 function bareHono(): Fetch {
