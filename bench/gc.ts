@@ -4,10 +4,10 @@
  * target or an anchor, as in bench:profile) against the canned upstreams at 50 connections: 3 s of
  * warm-up, then S seconds (default 6) of load, N times (default 3, a fresh process each time), each
  * printing the scavenges' median pause, the bytes each promoted and the bytes that survived it
- * young, the mark-compacts and the process's CPU per request. A process whose requests die young
- * promotes almost nothing and pauses 1-2 ms; one that keeps request objects alive across
- * scavenges promotes megabytes each time and pauses several ms (docs/benchmarks-anchors.md,
- * "Promotion"). Extra flags come after the production ones (`--flags=--allocation-site-pretenuring`
+ * young, the mark-compacts, the process's CPU per request and its RSS after the load. A process
+ * whose requests die young promotes almost nothing and pauses 1-2 ms; one that keeps request
+ * objects alive across scavenges promotes megabytes each time and pauses several ms
+ * (docs/benchmarks-anchors.md, "Promotion"). Extra flags come after the production ones (`--flags=--allocation-site-pretenuring`
  * undoes one). With `--compare`, each run is a pair of fresh processes, `--flags` then `--compare`
  * (the order alternating), and the medians of both sides close the output: how a Node flag is
  * measured, since a flag can change which state a process enters, which one process cannot show.
@@ -33,10 +33,13 @@ const target = values.target;
 const words = (flags: string): string[] => flags.split(/\s+/).filter((flag) => flag.length > 0);
 const sides = [words(values.flags), ...(values.compare !== undefined ? [words(values.compare)] : [])];
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KB`;
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 interface Run {
   readonly cpuUs: number;
   readonly promotedBytes: number;
+  /** RSS of the process (and its workers) right after the measured load. */
+  readonly rssBytes: number;
 }
 
 async function run(info: UpstreamInfo, label: string, execArgv: readonly string[]): Promise<Run> {
@@ -47,11 +50,11 @@ async function run(info: UpstreamInfo, label: string, execArgv: readonly string[
     const [before, compactsBefore] = [child.gc!.scavengeLog().length, child.gc!.markCompacts()];
     const measured = await measureTarget(child, url, 50, Number(values.seconds));
     const scavenges = child.gc!.scavengeLog().slice(before);
-    const result = { cpuUs: measured.cpuUsPerRequest ?? Number.NaN, promotedBytes: measured.promotedBytesPerRequest ?? Number.NaN };
+    const result = { cpuUs: measured.cpuUsPerRequest ?? Number.NaN, promotedBytes: measured.promotedBytesPerRequest ?? Number.NaN, rssBytes: await child.rss() };
     console.log(
       `${label}: ${measured.requests} requests, ${scavenges.length} scavenges, median pause ${median(scavenges.map((s) => s.pauseMs)).toFixed(2)} ms, ` +
         `promoted ${kb(median(scavenges.map((s) => s.promoted)))} and survived ${kb(median(scavenges.map((s) => s.survived)))} per scavenge (median), ` +
-        `${result.promotedBytes.toFixed(0)} B/request promoted, ${child.gc!.markCompacts() - compactsBefore} mark-compacts, CPU ${result.cpuUs.toFixed(1)} µs/request`,
+        `${result.promotedBytes.toFixed(0)} B/request promoted, ${child.gc!.markCompacts() - compactsBefore} mark-compacts, CPU ${result.cpuUs.toFixed(1)} µs/request, RSS ${mb(result.rssBytes)}`,
     );
     return result;
   } finally {
@@ -73,7 +76,8 @@ try {
     for (const [side, runs] of results.entries()) {
       console.log(
         `${(sides[side]!.join(' ') || 'production flags').padEnd(40)} CPU median ${median(runs.map((r) => r.cpuUs)).toFixed(1)} max ${Math.max(...runs.map((r) => r.cpuUs)).toFixed(1)} µs/request, ` +
-          `promoted median ${median(runs.map((r) => r.promotedBytes)).toFixed(0)} max ${Math.max(...runs.map((r) => r.promotedBytes)).toFixed(0)} B/request (${runs.length} runs)`,
+          `promoted median ${median(runs.map((r) => r.promotedBytes)).toFixed(0)} max ${Math.max(...runs.map((r) => r.promotedBytes)).toFixed(0)} B/request, ` +
+          `RSS median ${mb(median(runs.map((r) => r.rssBytes)))} (${runs.length} runs)`,
       );
     }
   }
