@@ -31,5 +31,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
 # The gateway handles SIGTERM (docker stop): it stops listening and flushes the usage log.
 # The young generation's size and no allocation-site pretenuring: the same flags as `npm run serve` (package.json; see
 # docs/benchmarks-anchors.md, "Node flags").
-ENTRYPOINT ["node", "--max-semi-space-size=32", "--no-allocation-site-pretenuring", "dist/src/node/main.js"]
+ENTRYPOINT ["node", "--max-semi-space-size=16", "--no-allocation-site-pretenuring", "dist/src/node/main.js"]
 CMD []

@@ -11,7 +11,7 @@
  * A commit is exported with `git archive` into .bench-ab/<commit>/, compiled there with its own
  * tsconfig.bench.json against this checkout's node_modules (same libraries for both sides), and
  * started from its own bench/gateway-child.js with the same config document. `--this-flags`
- * gives this side's gateways extra Node flags (`--base HEAD --this-flags=--max-semi-space-size=32`
+ * gives this side's gateways extra Node flags (`--base HEAD --this-flags=--max-semi-space-size=8`
  * measures a flag alone).
  */
 import { writeFileSync } from 'node:fs';
