@@ -19,7 +19,7 @@ import type { BenchOptions } from './options.js';
 import { closeProbes, probe } from './probe.js';
 import { machine, median, ratios, summarize } from './report.js';
 import type { BenchReport, RssReading, UnqueuedLatency } from './report.js';
-import { GATEWAY_TARGETS, REQUEST_HEADERS, SCENARIOS, gatewayConfig } from './scenarios.js';
+import { GATEWAY_TARGETS, MEASURING_ORDER, REQUEST_HEADERS, SCENARIOS, gatewayConfig } from './scenarios.js';
 import type { Scenario, ScenarioId, TargetId, UpstreamInfo } from './scenarios.js';
 import { SEARCH_TARGET } from './pages.js';
 
@@ -123,8 +123,10 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
     }
 
     const rounds = new Map<ScenarioId, Measurement[]>(measured.map((s) => [s.id, []]));
+    const inMeasuringOrder = MEASURING_ORDER.flatMap((id) => measured.filter((s) => s.id === id));
+    if (inMeasuringOrder.length !== measured.length) throw new Error('a scenario is missing from MEASURING_ORDER (bench/scenarios.ts)');
     for (let round = 0; round < options.rounds; round++) {
-      for (const scenario of roundOrder(measured, round, options.rounds)) {
+      for (const scenario of roundOrder(inMeasuringOrder, round, options.rounds)) {
         const result = await measure(scenario, options.durationS);
         rounds.get(scenario.id)?.push(result);
         log(
