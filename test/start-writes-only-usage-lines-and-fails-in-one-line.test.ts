@@ -122,6 +122,18 @@ describe('a start that cannot happen: one line on stderr, exit 1', () => {
     expect(await runGateway(['--config', missing])).toEqual({ code: 1, stdout: '', stderr: `${missing}: cannot be read (ENOENT)\n` });
   }, 90_000);
 
+  it('a usage-log file that cannot be opened (its folder would be a file)', async () => {
+    const notAFolder = join(dir, 'a-file');
+    await writeFile(notAFolder, '');
+    const destination = join(notAFolder, 'usage.log');
+    const { file } = await gatewayConfig({ observability: { log: { enabled: true, destination } } });
+    expect(await runGateway(['--config', file])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `recipe-gateway: cannot start: observability.log.destination: ${destination} cannot be opened for appending (EEXIST)\n`,
+    });
+  }, 90_000);
+
   it('a certificate file that is missing (listen.https)', async () => {
     const cert = join(dir, 'no-cert.pem');
     const key = join(dir, 'no-key.pem');

@@ -169,8 +169,13 @@ export function createUsageLog(config: ObservabilityConfig['log'], origin: () =>
  * cannot be opened fails the start, in one line, instead of an error event later.
  */
 function openLogFile(path: string): number {
-  mkdirSync(dirname(path), { recursive: true });
-  return openSync(path, 'a');
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    return openSync(path, 'a');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new Error(`observability.log.destination: ${path} cannot be opened for appending (${code})`);
+  }
 }
 
 /** Lines in a dropped batch. */
