@@ -7,10 +7,11 @@
  * young, the mark-compacts, the process's CPU per request and its RSS after the load. A process
  * whose requests die young promotes almost nothing and pauses 1-2 ms; one that keeps request
  * objects alive across scavenges promotes megabytes each time and pauses several ms
- * (docs/benchmarks-anchors.md, "Promotion"). Extra flags come after the production ones (`--flags=--allocation-site-pretenuring`
- * undoes one). With `--compare`, each run is a pair of fresh processes, `--flags` then `--compare`
- * (the order alternating), and the medians of both sides close the output: how a Node flag is
- * measured, since a flag can change which state a process enters, which one process cannot show.
+ * (docs/benchmarks-anchors.md, "Promotion"). Extra flags come after the production ones
+ * (`--flags=--allocation-site-pretenuring` undoes one). With `--compare`, each run is a pair of
+ * fresh processes, `--flags` then `--compare` (the order alternating), and the medians of both
+ * sides close the output: how a Node flag is measured, since a flag can change which state a
+ * process enters, which one process cannot show.
  */
 import { parseArgs } from 'node:util';
 import { forkUpstreams } from './children.js';
@@ -33,7 +34,7 @@ const target = values.target;
 const words = (flags: string): string[] => flags.split(/\s+/).filter((flag) => flag.length > 0);
 const sides = [words(values.flags), ...(values.compare !== undefined ? [words(values.compare)] : [])];
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KB`;
-const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 interface Run {
   readonly cpuUs: number;
@@ -54,7 +55,7 @@ async function run(info: UpstreamInfo, label: string, execArgv: readonly string[
     console.log(
       `${label}: ${measured.requests} requests, ${scavenges.length} scavenges, median pause ${median(scavenges.map((s) => s.pauseMs)).toFixed(2)} ms, ` +
         `promoted ${kb(median(scavenges.map((s) => s.promoted)))} and survived ${kb(median(scavenges.map((s) => s.survived)))} per scavenge (median), ` +
-        `${result.promotedBytes.toFixed(0)} B/request promoted, ${child.gc!.markCompacts() - compactsBefore} mark-compacts, CPU ${result.cpuUs.toFixed(1)} µs/request, RSS ${mb(result.rssBytes)}`,
+        `${result.promotedBytes.toFixed(0)} B/request promoted, ${child.gc!.markCompacts() - compactsBefore} mark-compacts, CPU ${result.cpuUs.toFixed(1)} µs/request, RSS ${mib(result.rssBytes)}`,
     );
     return result;
   } finally {
@@ -77,7 +78,7 @@ try {
       console.log(
         `${(sides[side]!.join(' ') || 'production flags').padEnd(40)} CPU median ${median(runs.map((r) => r.cpuUs)).toFixed(1)} max ${Math.max(...runs.map((r) => r.cpuUs)).toFixed(1)} µs/request, ` +
           `promoted median ${median(runs.map((r) => r.promotedBytes)).toFixed(0)} max ${Math.max(...runs.map((r) => r.promotedBytes)).toFixed(0)} B/request, ` +
-          `RSS median ${mb(median(runs.map((r) => r.rssBytes)))} (${runs.length} runs)`,
+          `RSS median ${mib(median(runs.map((r) => r.rssBytes)))} (${runs.length} runs)`,
       );
     }
   }
