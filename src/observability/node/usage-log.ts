@@ -1,17 +1,18 @@
 /**
  * Node-only: the usage log, one pino JSON line per request, written asynchronously through a
  * sonic-boom destination (`sync: false`): request lines are gathered here into batches of 16 KiB
- * (`Batch`), handed to the destination as one string each (one file write per batch), and written
- * at least every second, never one blocking write per request. At most 64 MiB wait in memory when the destination
- * stalls; beyond that lines are dropped (and counted), the gateway does not stop answering. What
- * is queued is written when the process exits. Records are `info`, answers 5xx `warn`.
+ * (`Batch`), handed to the destination as one Buffer each (one file write per batch), and written
+ * at least every second, never one blocking write per request. At most 64 MiB wait in memory when
+ * the destination stalls; beyond that lines are dropped (and counted), the gateway does not stop
+ * answering. What is queued is written when the process exits. Records are `info`, answers 5xx
+ * `warn`.
  *
- * Why gather here: sonic-boom appends each write to its pending string and measures that string's
- * UTF-8 length first, which flattens it; one write per request line copied the whole pending
- * batch (kilobytes) on every request. Whole batches are handed over as separate writes instead
- * (`maxWrite`), so nothing is copied twice. Batches of 16 KiB rather than sonic-boom's 4 KiB
- * minimum: each file write is a round trip through libuv's thread pool, and lines waiting behind
- * a queue of small writes outlive two scavenges and are promoted to the old generation.
+ * Why gather here: sonic-boom keeps each write as a piece of its own and joins the pieces of one
+ * file write (up to `maxWrite`) into a new Buffer; one write per request line would encode every
+ * line on its own and copy it again into that join. A batch is encoded once and written as it
+ * is. Batches of 16 KiB rather than sonic-boom's 4 KiB minimum: each file write is a round trip
+ * through libuv's thread pool, and lines waiting behind a queue of small writes outlive two
+ * scavenges and are promoted to the old generation.
  *
  * Why bytes (`contentMode: 'buffer'`): in its string mode sonic-boom encodes every string it has
  * written a second time once the write completes (to count what was written), and under load that
@@ -101,7 +102,8 @@ export function createUsageLog(config: ObservabilityConfig['log'], origin: () =>
     dest: fd,
     sync: false,
     minLength: MIN_WRITE_BYTES,
-    // Two full batches never fit in one write: each is written as it is, never copied into another.
+    // A full batch (16 KiB or more) is written alone or with the few lines after it; two share a
+    // write only when each is exactly 16 KiB.
     maxWrite: 2 * BATCH_BYTES,
     maxLength: MAX_QUEUED_BYTES,
     contentMode: 'buffer',
