@@ -7,15 +7,13 @@
 import { readBodyParams } from '../request/body-params.js';
 import { readPairs } from '../request/pairs.js';
 import type { Pair } from '../request/pairs.js';
+import type { FieldError } from './field-error.js';
 
 export { decodeFormComponent } from '../request/pairs.js';
 
-export type ParamValues = ReadonlyMap<string, string>;
+export type { FieldError } from './field-error.js';
 
-export interface FieldError {
-  readonly field: string;
-  readonly message: string;
-}
+export type ParamValues = ReadonlyMap<string, string>;
 
 export type BodyParse = { readonly ok: true; readonly values: ParamValues } | { readonly ok: false; readonly error: FieldError };
 

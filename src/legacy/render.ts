@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import { toLegacyJson, toLegacyJsonBytes } from './legacy-json.js';
-import type { FieldError } from './params.js';
+import type { FieldError } from './field-error.js';
 import { toXml } from './xml.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -6,7 +6,7 @@
  * A JSON field keeps the JSON type it was sent with, so that the body rendered for the legacy
  * backend gives its typed binder what the client gave it (`"rating": 5` stays a number).
  */
-import type { FieldError } from '../legacy/params.js';
+import type { FieldError } from '../legacy/field-error.js';
 import { readPairs } from './pairs.js';
 import type { Pair } from './pairs.js';
 
