@@ -3,8 +3,11 @@
  * to the legacy upstream with an undici `Pool.dispatch` handler that collects the chunks and
  * answers `new Response(bytes, { status, headers: plainObject })`: nothing else (no validation, no
  * routing, no hop-by-hop filtering), and with `log: true` one usage-log line per request
- * (bench/anchor-log.ts). What the gateway costs beyond this is its own work. Reports { origin }.
+ * (bench/anchor-log.ts). What the gateway costs beyond this is its own work. With `caFile`, the
+ * upstream is the canned api2 over https (same TLS, same bytes as the gateway's api2 calls): the
+ * floor the api2-mapped search is judged against. Reports { origin }.
  */
+import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
 import { Pool, util } from 'undici';
 import type { Dispatcher } from 'undici';
@@ -46,8 +49,9 @@ function forward(pool: Pool, path: string): Promise<Answer> {
   });
 }
 
-runChild<{ upstream: string; log: boolean }>(async ({ upstream, log }) => {
-  const pool = new Pool(upstream, { connections: 64, pipelining: 1, keepAliveTimeout: 4000 });
+runChild<{ upstream: string; log: boolean; caFile?: string }>(async ({ upstream, log, caFile }) => {
+  const tls = caFile ? { connect: { ca: readFileSync(caFile) } } : {};
+  const pool = new Pool(upstream, { connections: 64, pipelining: 1, keepAliveTimeout: 4000, ...tls });
   const usage = log ? createAnchorLog() : undefined;
   const app = new Hono();
   app.get('/recipes', async (c) => {

@@ -4,6 +4,8 @@
  *   --duration S      seconds per scenario per round (default 6)
  *   --connections N   concurrent connections of the load generator (default 50)
  *   --rounds N        rounds; each runs every scenario once, order rotated (default 4)
+ *   --runs N          whole runs in a row, then each ratio's median over them (default 1; the
+ *                     performance targets are judged by `--runs 3`)
  *   --warmup S        unrecorded load per scenario before the first round (default 1)
  *   --json FILE       also write the results as JSON
  *   --smoke           ≈15 s of load in total: 0.5 s per scenario, 1 round, 0.5 s warm-up, partial cache fill
@@ -15,6 +17,7 @@ export interface BenchOptions {
   readonly durationS: number;
   readonly connections: number;
   readonly rounds: number;
+  readonly runs: number;
   readonly warmupS: number;
   readonly json: string | undefined;
   readonly smoke: boolean;
@@ -50,6 +53,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
       duration: { type: 'string' },
       connections: { type: 'string' },
       rounds: { type: 'string' },
+      runs: { type: 'string' },
       warmup: { type: 'string' },
       json: { type: 'string' },
       smoke: { type: 'boolean', default: false },
@@ -64,6 +68,7 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
     durationS: positive('duration', values.duration, base.durationS, false),
     connections: positive('connections', values.connections, base.connections, true),
     rounds: positive('rounds', values.rounds, base.rounds, true),
+    runs: positive('runs', values.runs, 1, true),
     warmupS: positive('warmup', values.warmup, base.warmupS, false, true),
     json: values.json,
     smoke,

@@ -1,8 +1,9 @@
 /**
  * The printed form of a benchmark report: the machine and settings, one row per scenario (CPU µs
  * per request, median and min-max over the rounds, promoted bytes, req/s, p50/p99), the targets of
- * issue 15 with PASS/MISS (reported, never a failure), then latency, RSS and cache memory.
+ * the performance issue with PASS/MISS (reported, never a failure), then latency, RSS and cache memory.
  */
+import { median } from './report.js';
 import type { BenchReport, Ratio } from './report.js';
 
 const MB = 1_000_000;
@@ -75,16 +76,30 @@ export function renderText(report: BenchReport): string {
       `pass-through p50 ${fixed(one.passthrough.p50Ms, 3)} / p99 ${fixed(one.passthrough.p99Ms, 3)} ms`,
   );
   lines.push(`RSS after the bench: ${report.rss.map((r) => `${r.target} ${fixed(r.bytes / MB, 1)} MB`).join(', ')}`);
-  // Not a target: what the RSS target leaves to the gateway once Node's own share is taken out
-  // (the floor's RSS holds Node's binary, ~40 MB resident, and a young generation like ours).
-  const overCache = report.ratios.find((r) => r.id === 'rss-over-cache-mb')?.value ?? Number.NaN;
-  const floorRss = report.rss.find((r) => r.target === 'floor')?.bytes ?? Number.NaN;
-  lines.push(`RSS of the cache gateway - cache.maxBytes - RSS of the floor: ${fixed(overCache - floorRss / MB, 1)} MB (the gateway's own memory beyond the stack floor's)`);
   const cm = report.cacheMemory;
   lines.push(
     `cache memory: ${cm.pages} distinct pages into a ${fixed(cm.capBytes / MB, 1)} MB cap: ${cm.entries} kept (${fixed(cm.storedBytes / MB, 1)} MB counted), ${cm.evicted} evicted; heap + external grew ${fixed(cm.grewBytes / MB, 1)} MB (cap + ${fixed((cm.grewBytes - cm.capBytes) / MB, 1)} MB overhead)`,
   );
-  lines.push('(medians over rounds; errors = connection errors + non-2xx, summed; PASS/MISS is reported, never a failure)');
+  lines.push('(scenario rows: medians over rounds; CPU ratios: medians of per-round ratios; errors = connection errors + non-2xx, summed; PASS/MISS is reported, never a failure)');
   lines.push(`total ${fixed(report.seconds, 1)} s`);
+  return lines.join('\n');
+}
+
+/**
+ * `--runs N`: each ratio of every run and the median over the runs, the figure a target is judged
+ * by (a target is met when the median of its ratio over three runs in a row meets it).
+ */
+export function renderRunsSummary(reports: readonly BenchReport[]): string {
+  const first = reports[0];
+  if (!first) return '';
+  const lines = [`summary of ${reports.length} runs in a row (${first.command}; ${first.machine.cpuModel}, ${first.machine.cores} cores, node ${first.machine.node})`];
+  const runHeads = reports.map((_, i) => pad(`run ${i + 1}`, 9, true)).join(' ');
+  lines.push(`${pad('target', 62)} ${runHeads} ${pad('median', 9, true)}  ${pad('target', 10)} result`);
+  for (const ratio of first.ratios) {
+    const values = reports.map((report) => report.ratios.find((r) => r.id === ratio.id)?.value ?? Number.NaN);
+    const mid = median(values);
+    const cells = values.map((value) => pad(showValue(ratio.unit, value), 9, true)).join(' ');
+    lines.push(`${pad(ratio.label, 62)} ${cells} ${pad(showValue(ratio.unit, mid), 9, true)}  ${pad(`≤ ${showValue(ratio.unit, ratio.target.value)}`, 10)} ${mid <= ratio.target.value ? 'PASS' : 'MISS'}`);
+  }
   return lines.join('\n');
 }

@@ -10,7 +10,6 @@ import { fillCache } from './cache-fill.js';
 import type { CacheFill } from './cache-fill.js';
 import { forkChild } from './children.js';
 import { measureCacheMemory } from './cache-memory.js';
-import { measureCacheTierCpu } from './cache-tier-cpu.js';
 import type { Child } from './children.js';
 import type { Measurement } from './load.js';
 import { measureTarget } from './measure.js';
@@ -19,7 +18,7 @@ import type { BenchOptions } from './options.js';
 import { closeProbes, probe } from './probe.js';
 import { machine, median, ratios, summarize } from './report.js';
 import type { BenchReport, RssReading, UnqueuedLatency } from './report.js';
-import { GATEWAY_TARGETS, MEASURING_ORDER, REQUEST_HEADERS, SCENARIOS, gatewayConfig } from './scenarios.js';
+import { GATEWAY_TARGETS, MEASURING_GROUPS, REQUEST_HEADERS, SCENARIOS, gatewayConfig } from './scenarios.js';
 import type { Scenario, ScenarioId, TargetId, UpstreamInfo } from './scenarios.js';
 import { SEARCH_TARGET } from './pages.js';
 
@@ -27,11 +26,11 @@ const FILL_CONCURRENCY = 16;
 
 type Log = (line: string) => void;
 
-/** Scenario order of a round: rotated so each scenario takes a different place in each round. */
-export function roundOrder<T>(items: readonly T[], round: number, rounds: number): T[] {
-  const step = Math.max(1, Math.ceil(items.length / rounds));
-  const offset = (round * step) % items.length;
-  return [...items.slice(offset), ...items.slice(0, offset)];
+/** Scenario order of a round: the groups rotated by one per round, each group's order reversed every other round. */
+export function roundOrder<T>(groups: ReadonlyArray<readonly T[]>, round: number): T[] {
+  const offset = round % groups.length;
+  const rotated = [...groups.slice(offset), ...groups.slice(0, offset)];
+  return rotated.flatMap((group) => (round % 2 === 0 ? [...group] : [...group].reverse()));
 }
 
 function text(info: Readonly<Record<string, string | number>>, key: string): string {
@@ -69,7 +68,7 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
       children.push(child);
       processes.set(target, child);
     });
-    const anchorStart = startAnchors(upstreamInfo.legacyOrigin, (child) => children.push(child));
+    const anchorStart = startAnchors(upstreamInfo, (child) => children.push(child));
     const outcomes = await Promise.allSettled([...gatewayStarts, anchorStart]);
     const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failure) throw failure.reason;
@@ -91,7 +90,9 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
       const answer = await probe(urlOf(scenario), REQUEST_HEADERS);
       if (answer.status !== 200) throw new Error(`${scenario.id}: probe answered ${answer.status}`);
       if (scenario.id === 'api2-mapped') mappedBytes = answer.bytes;
-      else if (answer.bytes !== legacyBytes) throw new Error(`${scenario.id}: probe page is ${answer.bytes} B, expected ${legacyBytes} B`);
+      else if (scenario.id === 'floor-api2') {
+        if (answer.bytes !== count(upstreams.info, 'api2Bytes')) throw new Error(`floor-api2: probe page is ${answer.bytes} B, expected the api2 page`);
+      } else if (answer.bytes !== legacyBytes) throw new Error(`${scenario.id}: probe page is ${answer.bytes} B, expected ${legacyBytes} B`);
     }
 
     const ensureHit = async (scenario: Scenario) => {
@@ -123,10 +124,10 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
     }
 
     const rounds = new Map<ScenarioId, Measurement[]>(measured.map((s) => [s.id, []]));
-    const inMeasuringOrder = MEASURING_ORDER.flatMap((id) => measured.filter((s) => s.id === id));
-    if (inMeasuringOrder.length !== measured.length) throw new Error('a scenario is missing from MEASURING_ORDER (bench/scenarios.ts)');
+    const groups = MEASURING_GROUPS.map((group) => group.flatMap((id) => measured.filter((s) => s.id === id)));
+    if (groups.flat().length !== measured.length) throw new Error('a scenario is missing from MEASURING_GROUPS (bench/scenarios.ts)');
     for (let round = 0; round < options.rounds; round++) {
-      for (const scenario of roundOrder(inMeasuringOrder, round, options.rounds)) {
+      for (const scenario of roundOrder(groups, round)) {
         const result = await measure(scenario, options.durationS);
         rounds.get(scenario.id)?.push(result);
         log(
@@ -174,7 +175,6 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
 
     log('cache memory: 100,000 distinct pages into a 10 MB cache…');
     const cacheMemory = await measureCacheMemory();
-    for (const line of await measureCacheTierCpu(upstreamInfo, options)) log(line);
 
     return {
       cacheMemory,
@@ -190,7 +190,7 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
       },
       pages: { legacyBytes, api2Bytes: count(upstreams.info, 'api2Bytes'), mappedBytes, entries: count(upstreams.info, 'entries') },
       scenarios,
-      ratios: ratios(scenarios, unqueued, { rssBytes: cacheRss, cacheBytes, cacheFull: cacheFill.full }),
+      ratios: ratios(scenarios, unqueued, { rssBytes: cacheRss, floorRssBytes: rss.find((r) => r.target === 'floor')?.bytes ?? Number.NaN, cacheBytes, cacheFull: cacheFill.full }),
       notes: anchors.notes,
       unqueued,
       rss,

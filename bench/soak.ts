@@ -1,5 +1,5 @@
 /**
- * `npm run soak [-- flags]`: a mixed legacy workload against two gateways, one with every route on
+ * `npm run bench -- soak [flags]`: a mixed legacy workload against two gateways, one with every route on
  * legacy (pass-through) and one with every mappable route on api2, both with the search cache on,
  * in front of the sandbox backends (a child process), each gateway in its own child process so
  * its RSS is its own. Every connection loops over all 16 operations (19 requests: both grocery
@@ -465,14 +465,12 @@ async function main(): Promise<number> {
   return report.pass.errors && report.pass.coverage ? 0 : 1;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`soak failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`soak failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,5 +1,5 @@
 /**
- * `npm run soak` run short (4 s of load after 1 s of warm-up, 50 connections): the mixed workload
+ * `npm run bench -- soak` run short (4 s of load after 1 s of warm-up, 50 connections): the mixed workload
  * of all 16 operations through a legacy-mode and an api2-mode gateway (cache on) ends with 0
  * errors, every operation answered 2xx in both modes, and prints errors, p99 and the RSS of each
  * gateway with its growth. Correctness, not speed: RSS growth is printed, not asserted (it needs
@@ -24,7 +24,7 @@ describe('npm run soak, short', () => {
   it('runs every operation in both modes at 50 connections with 0 errors, and reports p99 and RSS', { timeout: 90_000 }, async () => {
     dir = await mkdtemp(join(tmpdir(), 'soak-'));
     const jsonFile = join(dir, 'soak.json');
-    const run = await runTsxScript('bench/soak.ts', ['--duration', '4', '--warmup', '1', '--connections', '50', '--json', jsonFile], 80_000);
+    const run = await runTsxScript('bench/run.ts', ['soak', '--duration', '4', '--warmup', '1', '--connections', '50', '--json', jsonFile], 80_000);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
 
     const report = JSON.parse(await readFile(jsonFile, 'utf8')) as SoakReport;
