@@ -16,11 +16,19 @@ import type { LegacyCall, Loss, OperationMapping } from './types.js';
 
 type MakeAgain = 'yes' | 'no' | 'notmake';
 
-/** api2 Review → legacy Review. Pure. `makeAgain` and `recipeId` come from the request when known. */
-export function legacyReviewOf(review: Api2Review, recipeId: number | null, makeAgain: MakeAgain | null): LegacyReview {
+/**
+ * DECISION: a review whose recipe neither api2 nor the gateway's memory can name is answered with
+ * `RecipeID` 0, never null: the legacy type is a number (the .NET service's `int RecipeID`, whose
+ * unset value is 0; a typed client with an int field cannot read null), and no recipe has id 0
+ * (ids are positive), so a client can still tell the recipe is unknown.
+ */
+export const UNKNOWN_RECIPE_ID = 0;
+
+/** api2 Review → legacy Review. Pure. `makeAgain` and `recipeId` come from the request or the memory when known. */
+export function legacyReviewOf(review: Api2Review, recipeId: number | undefined, makeAgain: MakeAgain | null): LegacyReview {
   return {
     ReviewID: review.ReviewID,
-    RecipeID: recipeId,
+    RecipeID: recipeId ?? UNKNOWN_RECIPE_ID,
     StarRating: Math.round(review.StarRating ?? 0),
     MakeAgain: makeAgain,
     Comment: review.Comment ?? '',
@@ -64,7 +72,7 @@ export const reviewsCreateMapping: OperationMapping = {
     parseApi2(SystemObject, write.body, 'POST /recipe/{rid}/review');
     const read = await expectOk(api2, { method: 'GET', path: `/recipe/${rid}/review` });
     const review = parseApi2(Review, read.body, 'GET /recipe/{rid}/review');
-    memory.rememberReviewRecipe(review.ReviewID, rid);
+    await memory.rememberReviewRecipe(review.ReviewID, rid);
     return { status: 200, body: legacyReviewOf(review, rid, call.values['makeagain'] as MakeAgain) };
   },
 };
@@ -72,13 +80,21 @@ export const reviewsCreateMapping: OperationMapping = {
 export const reviewsGetMapping: OperationMapping = {
   operation: 'reviews.get',
   api2Calls: ['GET /recipe/review/{id}'],
-  losses: [MAKE_AGAIN_LOSS, { field: 'RecipeID', fill: null, why: 'the api2 Review does not name its recipe' }],
+  losses: [
+    MAKE_AGAIN_LOSS,
+    {
+      field: 'RecipeID',
+      fill: UNKNOWN_RECIPE_ID,
+      why: 'the api2 Review does not name its recipe: the gateway answers the recipe it remembers for the review (seen in a create, an update or the reviews of a recipe, by this gateway or any replica sharing its Redis), and 0 for a review it never saw',
+    },
+  ],
   differences: [],
   inferences: ['GET /recipe/review/{reviewId} takes the string-style id; api2 answers it for the old integer ReviewID too, as api2-notes map GET /review/{id} to it [I]'],
-  async run(call, api2) {
+  async run(call, api2, { memory }) {
     const id = call.values['id'] as number;
-    const reply = await expectOk(api2, { method: 'GET', path: `/recipe/review/${id}` });
-    return { status: 200, body: legacyReviewOf(parseApi2(Review, reply.body, 'GET /recipe/review/{id}'), null, null) };
+    // Asked together: a memory shared through Redis answers while api2 does.
+    const [reply, recipeId] = await Promise.all([expectOk(api2, { method: 'GET', path: `/recipe/review/${id}` }), memory.recipeOfReview(id)]);
+    return { status: 200, body: legacyReviewOf(parseApi2(Review, reply.body, 'GET /recipe/review/{id}'), recipeId, null) };
   },
 };
 
@@ -100,7 +116,7 @@ export const reviewsListMapping: OperationMapping = {
       const page = parseApi2(ReviewList, reply.body, 'GET /recipe/{rid}/reviews');
       reviews.push(...page);
       if (page.length < REVIEW_PAGE) {
-        for (const review of reviews) memory.rememberReviewRecipe(review.ReviewID, rid);
+        await Promise.all(reviews.map((review) => memory.rememberReviewRecipe(review.ReviewID, rid)));
         return { status: 200, body: reviews.map((review) => legacyReviewOf(review, rid, null)) };
       }
     }
@@ -123,7 +139,7 @@ export const reviewsUpdateMapping: OperationMapping = {
     const rid = call.values['rid'] as number;
     const reply = await expectOk(api2, { method: 'PUT', path: `/recipe/${rid}/review/${id}`, body: api2ReviewBody(call.values) });
     const review = parseApi2(Review, reply.body, 'PUT /recipe/{rid}/review/{id}');
-    memory.rememberReviewRecipe(review.ReviewID, rid);
+    await memory.rememberReviewRecipe(review.ReviewID, rid);
     return { status: 200, body: legacyReviewOf(review, rid, call.values['makeagain'] as MakeAgain) };
   },
 };

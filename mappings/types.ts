@@ -38,9 +38,13 @@ export interface LegacyAnswer {
   readonly body: unknown;
 }
 
-/** What a mapping remembers between requests; bounded; per gateway instance, or shared by replicas (then a read may wait). */
+/**
+ * What a mapping remembers between requests; bounded; per gateway instance, or shared by replicas
+ * (then a read or a write may wait: a mapping awaits what it remembers before it answers, so
+ * another replica asked next knows it too).
+ */
 export interface MappingMemory {
-  rememberReviewRecipe(reviewId: number, recipeId: number): void;
+  rememberReviewRecipe(reviewId: number, recipeId: number): void | Promise<void>;
   recipeOfReview(reviewId: number): number | undefined | Promise<number | undefined>;
 }
 

@@ -91,7 +91,7 @@ export const ReviewPosterSchema = z.object({
 
 export const ReviewSchema = z.object({
   ReviewID: z.number().int(),
-  RecipeID: z.number().int().nullable(),
+  RecipeID: z.number().int(),
   StarRating: z.number().int(),
   MakeAgain: z.enum(['yes', 'no', 'notmake']).nullable(),
   Comment: z.string(),

@@ -17,7 +17,9 @@ export function createRedisMappingMemory(redis: Redis, keyPrefix: string, breake
   return {
     rememberReviewRecipe(reviewId, recipeId) {
       local.rememberReviewRecipe(reviewId, recipeId);
-      void breaker.run(() => redis.set(key(reviewId), String(recipeId), 'EX', REMEMBER_SECONDS), null);
+      // Awaited by the mapping (bounded by the command timeout; Redis out: at once), so a replica
+      // asked right after the answer finds the recipe.
+      return breaker.run(async () => void (await redis.set(key(reviewId), String(recipeId), 'EX', REMEMBER_SECONDS)), undefined);
     },
     recipeOfReview(reviewId) {
       const known = local.recipeOfReview(reviewId);
