@@ -18,6 +18,7 @@ import { basic, send } from './support/http.js';
 import { startTestGateway } from './support/gateway.js';
 import { startTlsUpstream } from './support/tls-upstream.js';
 import { MAPPED_ROUTES } from './support/api2-mode.js';
+import { waitFor } from './support/wait.js';
 
 const J = { accept: 'application/json' };
 const FREE = 'sandbox-free-key';
@@ -46,14 +47,6 @@ async function rig(routes: GatewayConfigInput['routes'], options: { api2Store?: 
   });
   cleanup.push(() => gateway.close());
   return { gateway, seen, api2 };
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('canary', () => {

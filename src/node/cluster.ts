@@ -39,7 +39,8 @@ export function workerCount(setting: number | 'auto'): number {
   return setting === 'auto' ? availableParallelism() : setting;
 }
 
-export type ClusterGateway = Omit<RunningGateway, 'stats'> & { readonly workers: () => number };
+/** The primary answers no request: the live counters are the workers' (summed through Redis when `cache.redis` is set). */
+export type ClusterGateway = Omit<RunningGateway, 'stats' | 'live'> & { readonly workers: () => number };
 
 function send(worker: Worker, message: ToWorker): void {
   if (worker.isConnected()) worker.send(message);

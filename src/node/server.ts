@@ -12,7 +12,10 @@ import { getRequestListener } from '@hono/node-server';
 import type { GatewayConfig } from '../config/schema.js';
 import type { RecordSink } from '../gateway/request-record.js';
 import type { ShadowRecord } from '../traffic/shadow.js';
+import { createLiveCounters } from '../migration/live-counters.js';
+import type { LiveCounters } from '../migration/live-counters.js';
 import { createAdminApp } from '../observability/admin-routes.js';
+import { fanOut } from '../observability/fan-out.js';
 import { createNodeObservability } from '../observability/node/wiring.js';
 import type { NodeObservability } from '../observability/node/wiring.js';
 import type { RefusalObserver } from '../observability/refusal-record.js';
@@ -60,6 +63,8 @@ export interface RunningGateway {
   configHash(): string;
   /** Writes an operator event (not a request) to the usage log, when it is on. */
   event(name: string, fields: Record<string, unknown>): void;
+  /** The live migration counters (the fleet's through Redis when `cache.redis` is set). */
+  readonly live: LiveCounters;
 }
 
 export interface DrainOutcome {
@@ -89,6 +94,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   let generations: Generations | undefined;
   const fleet = await startFleet(config, (state, reason) => fleetLog(observability, state, reason));
   const readiness = new Readiness([fleet.notReadyReason]);
+  const liveBucketMs = 5_000;
+  const live = createLiveCounters({ bucketMs: liveBucketMs, store: fleet.counterStore(liveBucketMs) });
   const observability = createNodeObservability(
     config,
     options.onRecord,
@@ -104,11 +111,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   );
   generations = await Generations.start(config, {
     runtime: nodeRuntime,
-    onRecord: observability.sink,
+    onRecord: fanOut([observability.sink, live.recordRequest]),
     identifier: observability.identifier,
     emitRecord: emitAnsweredByNode,
-    onShadow: shadowSink(observability, options.onShadow),
-    onBreaker: (upstream, from, to) => observability.usageLog?.event('breaker', { upstream, from, to }),
+    onShadow: shadowSink(observability, live, options.onShadow),
+    onBreaker: (upstream, from, to) => {
+      live.recordBreaker(upstream, to);
+      observability.usageLog?.event('breaker', { upstream, from, to });
+    },
     admin: observability.mainAdmin,
   }, fleet);
   const observer: RefusalObserver | undefined = observability.sink ? { sink: observability.sink, identifier: observability.identifier } : undefined;
@@ -184,6 +194,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       }
       const ms = Date.now() - started;
       await generations?.close();
+      await live.close();
       await fleet.close();
       await observability.close();
       return { drained: outcome === 'drained', cut, ms };
@@ -211,6 +222,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     version: () => generations?.active.version ?? 0,
     configHash: () => generations?.active.configHash ?? '',
     event: (name, fields) => observability.usageLog?.event(name, fields),
+    live,
   };
 }
 
@@ -320,11 +332,11 @@ function fleetLog(observability: NodeObservability, state: string, reason: strin
   else console.error(JSON.stringify({ level: state === 'up' ? 'info' : 'warn', msg: 'cache-tier', ...fields }));
 }
 
-function shadowSink(observability: NodeObservability, extra: StartOptions['onShadow']): ((record: ShadowRecord) => void) | undefined {
+function shadowSink(observability: NodeObservability, live: LiveCounters, extra: StartOptions['onShadow']): (record: ShadowRecord) => void {
   const log = observability.usageLog;
-  if (!log) return extra;
   return (record) => {
-    log.event('shadow', record);
+    log?.event('shadow', record);
+    live.recordShadow(record);
     extra?.(record);
   };
 }

@@ -8,12 +8,14 @@ import type { GatewayConfigInput } from '../../src/config/schema.js';
 import type { RequestRecord } from '../../src/gateway/request-record.js';
 import { startGateway } from '../../src/node/server.js';
 import type { ShadowRecord } from '../../src/traffic/shadow.js';
+import type { LiveCounters } from '../../src/migration/live-counters.js';
 
 export interface TestGateway {
   readonly origin: string;
   readonly httpsOrigin: string | undefined;
   readonly records: RequestRecord[];
   readonly shadows: ShadowRecord[];
+  readonly live: LiveCounters;
   close(): Promise<void>;
 }
 
@@ -32,5 +34,5 @@ export async function startTestGateway(legacyOrigin: string, overrides: Partial<
     onRecord: (record) => records.push({ ...record }),
     onShadow: (record) => shadows.push(record),
   });
-  return { origin: gateway.httpOrigin, httpsOrigin: gateway.httpsOrigin, records, shadows, close: () => gateway.close() };
+  return { origin: gateway.httpOrigin, httpsOrigin: gateway.httpsOrigin, records, shadows, live: gateway.live, close: () => gateway.close() };
 }

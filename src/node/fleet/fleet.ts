@@ -10,6 +10,7 @@
 import type { MappingMemory } from '../../../mappings/types.js';
 import type { TierState } from '../../cache/tier-breaker.js';
 import type { GatewayConfig } from '../../config/schema.js';
+import type { CounterStore } from '../../migration/live-counters.js';
 import type { RedisTier } from './redis-tier.js';
 
 export interface FleetStatus {
@@ -24,6 +25,8 @@ export interface Fleet {
   readonly memory: MappingMemory | undefined;
   /** The key the replicas hash api keys and credentials with. */
   readonly hashKey: string | undefined;
+  /** Where the replicas sum their live migration counters (src/migration/live-counters.ts). */
+  counterStore(bucketMs: number): CounterStore | undefined;
   /** Why this replica should get no traffic now (a required Redis out), or null. */
   notReadyReason(): string | null;
   status(): FleetStatus | undefined;
@@ -36,7 +39,7 @@ export type FleetLog = (state: TierState, reason: string) => void;
 export async function startFleet(config: GatewayConfig, log: FleetLog): Promise<Fleet> {
   const redisConfig = config.cache.redis;
   const hashKey = redisConfig?.hashKey ?? config.observability.hashKey;
-  const none: Fleet = { tier: undefined, memory: undefined, hashKey: undefined, notReadyReason: () => null, status: () => undefined, notes: [], close: async () => {} };
+  const none: Fleet = { tier: undefined, memory: undefined, hashKey: undefined, counterStore: () => undefined, notReadyReason: () => null, status: () => undefined, notes: [], close: async () => {} };
   if (!redisConfig) return none;
   if (hashKey === undefined) {
     return { ...none, notes: ['cache.redis is not used: the replicas need a shared hash key (cache.redis.hashKey, observability.hashKey or GATEWAY_HASH_KEY)'], notReadyReason: () => (redisConfig.required ? 'redis not configured usably' : null) };

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { TierBreaker } from '../../cache/tier-breaker.js';
 import type { RedisTierConfig } from '../../config/fleet.js';
+import { createRedisCounterStore } from '../../migration/redis-counter-store.js';
 import type { Fleet, FleetLog } from './fleet.js';
 import { createRedisMappingMemory } from './redis-memory.js';
 import { RedisTier } from './redis-tier.js';
@@ -56,6 +57,7 @@ export function startRedisFleet(redisConfig: RedisTierConfig, hashKey: string, l
     tier,
     memory: createRedisMappingMemory(client, redisConfig.keyPrefix, breaker),
     hashKey,
+    counterStore: (bucketMs) => createRedisCounterStore(client, redisConfig.keyPrefix, bucketMs, breaker),
     notReadyReason: () => (redisConfig.required && breaker.state === 'down' ? 'redis out' : null),
     status: () => ({ tier: 'redis', up: breaker.state === 'up', errors: breaker.errors, transitions }),
     notes: [],

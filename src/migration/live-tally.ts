@@ -1,0 +1,133 @@
+/**
+ * The live counters' one flat encoding: what a request record, a shadow comparison or a breaker
+ * transition adds (field → increment), and how summed fields read back as per-operation counts.
+ * Flat so that Redis can add them with HINCRBY and any number of replicas' buckets sum by field.
+ *
+ * Fields: `<operation>:<side>:n` (answers by that side), `:4xx`, `:5xx`, `:lat:<i>` (latency in the
+ * i-th fixed bucket), `<operation>:fallback`, `<operation>:shadow:<agreed|differed|skipped>`,
+ * `breaker:<upstream>:open`.
+ */
+import { OPERATION_IDS } from '../catalogue/operations.js';
+import type { OperationId } from '../catalogue/operations.js';
+import type { RequestRecord } from '../gateway/request-record.js';
+import type { ShadowRecord } from '../traffic/shadow.js';
+
+export type Side = 'legacy' | 'api2';
+export const SIDES: readonly Side[] = ['legacy', 'api2'];
+
+/** Upper bounds (ms, inclusive) of the fixed latency buckets; past the last, the last is reported. */
+export const LATENCY_BOUNDS_MS = [1, 2, 5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 10_000, 30_000] as const;
+
+export interface SideCounts {
+  /** Answers given by this side (the record's `mode`). */
+  readonly requests: number;
+  readonly status4xx: number;
+  readonly status5xx: number;
+  /** The upper bound of the latency bucket holding the median; null without requests. */
+  readonly p50Ms: number | null;
+  readonly p95Ms: number | null;
+}
+
+export interface ShadowCounts {
+  /** agreed + differed: both answers were read and compared. */
+  readonly compared: number;
+  readonly agreed: number;
+  readonly differed: number;
+  /** Sampled but not compared (over the concurrency cap, not JSON, api2 failed, ...). */
+  readonly skipped: number;
+}
+
+export interface OperationCounts {
+  readonly operation: OperationId;
+  readonly legacy: SideCounts;
+  readonly api2: SideCounts;
+  /** api2 failed, legacy answered. */
+  readonly fallbacks: number;
+  readonly shadow: ShadowCounts;
+}
+
+export type Tally = Map<string, number>;
+
+export function add(tally: Tally, field: string, by = 1): void {
+  tally.set(field, (tally.get(field) ?? 0) + by);
+}
+
+/** Adds every field of `from` into `into`. */
+export function merge(into: Tally, from: ReadonlyMap<string, number> | Readonly<Record<string, string | number>>): void {
+  const entries = from instanceof Map ? from.entries() : Object.entries(from);
+  for (const [field, value] of entries) {
+    const n = Number(value);
+    if (Number.isFinite(n) && n !== 0) add(into, field, n);
+  }
+}
+
+function latencyIndex(ms: number): number {
+  const i = LATENCY_BOUNDS_MS.findIndex((bound) => ms <= bound);
+  return i === -1 ? LATENCY_BOUNDS_MS.length : i;
+}
+
+const KNOWN = new Set<string>(OPERATION_IDS);
+const isOperation = (value: unknown): value is OperationId => typeof value === 'string' && KNOWN.has(value);
+
+/** What a request record adds: only catalogued requests answered by a side (not the gateway's own refusals). */
+export function tallyRequest(tally: Tally, record: RequestRecord): void {
+  const { operation, mode, status } = record;
+  if (!isOperation(operation) || mode === undefined) return;
+  const prefix = `${operation}:${mode}`;
+  add(tally, `${prefix}:n`);
+  if (status !== undefined && status >= 400 && status < 500) add(tally, `${prefix}:4xx`);
+  if (status !== undefined && status >= 500) add(tally, `${prefix}:5xx`);
+  if (record.latencyMs !== undefined) add(tally, `${prefix}:lat:${latencyIndex(record.latencyMs)}`);
+  if (record.fallback) add(tally, `${operation}:fallback`);
+}
+
+export function tallyShadow(tally: Tally, record: ShadowRecord): void {
+  if (!isOperation(record.operation)) return;
+  const outcome = record.outcome === 'equal' ? 'agreed' : record.outcome === 'differ' ? 'differed' : 'skipped';
+  add(tally, `${record.operation}:shadow:${outcome}`);
+}
+
+export function tallyBreakerOpen(tally: Tally, upstream: string): void {
+  add(tally, `breaker:${upstream}:open`);
+}
+
+/** The upper bound of the bucket where the q-quantile falls (the last bound past it). */
+function quantile(counts: readonly number[], total: number, q: number): number | null {
+  if (total === 0) return null;
+  const rank = Math.ceil(q * total);
+  let seen = 0;
+  for (let i = 0; i < counts.length; i++) {
+    seen += counts[i] ?? 0;
+    if (seen >= rank) return LATENCY_BOUNDS_MS[Math.min(i, LATENCY_BOUNDS_MS.length - 1)] ?? null;
+  }
+  return LATENCY_BOUNDS_MS[LATENCY_BOUNDS_MS.length - 1] ?? null;
+}
+
+function sideOf(tally: ReadonlyMap<string, number>, operation: OperationId, side: Side): SideCounts {
+  const get = (suffix: string) => tally.get(`${operation}:${side}:${suffix}`) ?? 0;
+  const latency = Array.from({ length: LATENCY_BOUNDS_MS.length + 1 }, (_, i) => get(`lat:${i}`));
+  const timed = latency.reduce((sum, n) => sum + n, 0);
+  return { requests: get('n'), status4xx: get('4xx'), status5xx: get('5xx'), p50Ms: quantile(latency, timed, 0.5), p95Ms: quantile(latency, timed, 0.95) };
+}
+
+export function countsOf(tally: ReadonlyMap<string, number>, operation: OperationId): OperationCounts {
+  const shadow = (outcome: string) => tally.get(`${operation}:shadow:${outcome}`) ?? 0;
+  const agreed = shadow('agreed');
+  const differed = shadow('differed');
+  return {
+    operation,
+    legacy: sideOf(tally, operation, 'legacy'),
+    api2: sideOf(tally, operation, 'api2'),
+    fallbacks: tally.get(`${operation}:fallback`) ?? 0,
+    shadow: { compared: agreed + differed, agreed, differed, skipped: shadow('skipped') },
+  };
+}
+
+/** Every catalogued operation, with zeros where nothing was counted (a console lists them all). */
+export function operationsOf(tally: ReadonlyMap<string, number>): ReadonlyMap<OperationId, OperationCounts> {
+  return new Map(OPERATION_IDS.map((operation) => [operation, countsOf(tally, operation)]));
+}
+
+export function breakerOpensOf(tally: ReadonlyMap<string, number>, upstream: string): number {
+  return tally.get(`breaker:${upstream}:open`) ?? 0;
+}
