@@ -8,6 +8,7 @@
  *   gc         what the young generation does under load, per scavenge (bench/gc.ts)
  *   profile    CPU and allocation profiles of one process under test (bench/profile.ts)
  *   soak       a mixed workload over every operation, both modes, RSS over time (bench/soak.ts)
+ *   syscalls   system calls per request of the gateway beside its anchors, by strace (bench/syscalls.ts)
  *
  * Exits 0 whatever the ratios say (they are reported, not asserted); 1 when the run itself fails,
  * 2 on bad flags.
@@ -21,7 +22,7 @@ import { renderRunsSummary, renderText } from './report-text.js';
 import { runBench } from './runner.js';
 
 /** Each mode's module parses the flags after the mode and runs when imported. */
-const MODES: Readonly<Record<string, string>> = { ab: './ab.js', gc: './gc.js', profile: './profile.js', soak: './soak.js' };
+const MODES: Readonly<Record<string, string>> = { ab: './ab.js', gc: './gc.js', profile: './profile.js', soak: './soak.js', syscalls: './syscalls.js' };
 
 async function anchors(args: readonly string[]): Promise<number> {
   let options: BenchOptions;
