@@ -16,19 +16,12 @@ export function legacyDateOf(iso: string | undefined): string {
 
 export function legacyPosterOf(poster: RecipeInfox['Poster']): Poster {
   if (!poster || !poster.UserID) return UNKNOWN_POSTER;
-  // Every member spelled out, not a spread of UNKNOWN_POSTER with more members: that would make
-  // a V8 hidden class per poster (src/http/answer.ts, headersWith).
   return {
+    ...UNKNOWN_POSTER,
     UserID: poster.UserID,
     UserName: poster.UserName ?? null,
     // [I] the 48 px avatar is the poster's photo with the image host's size rule.
     ImageURL48: poster.PhotoUrl ? avatarUrl48(poster.PhotoUrl) : null,
-    PhotoUrl: UNKNOWN_POSTER.PhotoUrl,
-    IsPremium: UNKNOWN_POSTER.IsPremium,
-    IsKitchenHelper: UNKNOWN_POSTER.IsKitchenHelper,
-    PremiumExpiryDate: UNKNOWN_POSTER.PremiumExpiryDate,
-    MemberSince: UNKNOWN_POSTER.MemberSince,
-    IsUsingBillingProvider: UNKNOWN_POSTER.IsUsingBillingProvider,
   };
 }
 

@@ -5,6 +5,7 @@
  * knows the body's size without reading a Response, a header is added without building a second
  * Response, and the page cache and the shadow comparison read the body without a stream.
  */
+import { copyWith } from '../hot-path.js';
 
 export interface Answer {
   readonly status: number;
@@ -42,26 +43,8 @@ export function answer(
   options: { readonly sharedHeaders?: boolean; readonly repeated?: ReadonlyArray<readonly [string, string]> } = {},
 ): Answer {
   const bytes = body === null ? 0 : typeof body === 'string' ? utf8Length(body) : body.byteLength;
-  const sharedHeaders = options.sharedHeaders === true;
-  // Two literals, not a spread with `repeated` added (one V8 hidden class per answer: headersWith).
-  return options.repeated && options.repeated.length > 0
-    ? { status, headers, body, bytes, sharedHeaders, repeated: options.repeated }
-    : { status, headers, body, bytes, sharedHeaders };
-}
-
-/**
- * A copy of `headers` with one more (or one changed) member, made member by member. Not
- * `{ ...headers, [name]: value }`: in V8 (Node 20) a spread copy that gets one more member has a
- * hidden class of its own, a new one per call, which the scavenger promotes (cache hits with the
- * usage log on promoted 137-554 KB per scavenge that way; docs/benchmarks-anchors.md,
- * "Promotion"). A copy built by assignment shares one hidden class. Use it for any object built
- * per request from another one.
- */
-export function headersWith(headers: Readonly<Record<string, string>>, name: string, value: string): Record<string, string> {
-  const copy: Record<string, string> = {};
-  for (const header in headers) copy[header] = headers[header]!;
-  copy[name] = value;
-  return copy;
+  const repeated = options.repeated && options.repeated.length > 0 ? options.repeated : undefined;
+  return { status, headers, body, bytes, sharedHeaders: options.sharedHeaders === true, ...(repeated ? { repeated } : {}) };
 }
 
 /** The same answer with one more header (set in place unless the headers are shared). */
@@ -70,10 +53,7 @@ export function withHeader(answered: Answer, name: string, value: string): Answe
     answered.headers[name] = value;
     return answered;
   }
-  // Built as literals, not spreads of the answer (a cached page's HIT takes this path every time).
-  const headers = headersWith(answered.headers, name, value);
-  const { status, body, bytes, repeated } = answered;
-  return repeated ? { status, headers, body, bytes, sharedHeaders: false, repeated } : { status, headers, body, bytes, sharedHeaders: false };
+  return copyWith(answered, { headers: copyWith(answered.headers, { [name]: value }), sharedHeaders: false });
 }
 
 /** The body as bytes (the page cache and the shadow comparison keep and compare bytes). */

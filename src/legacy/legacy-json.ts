@@ -232,8 +232,7 @@ function writeObject(out: Out, record: Record<string, unknown>, plan: ObjectPlan
   const { members } = plan;
   // A record built in its declared order with nothing else (what every mapping builds) has its
   // keys equal to the members, in order: then no member needs an ownership test and no key can be
-  // undeclared. Checked with for-in, which lists them without allocating the array Object.keys
-  // makes (a page of results has hundreds of records); any other record takes the general path.
+  // undeclared. Any other record takes the general path.
   const inOrder = keysAreMembers(record, members);
   let first = true;
   writeAscii(out, '{');
@@ -262,12 +261,8 @@ function writeObject(out: Out, record: Record<string, unknown>, plan: ObjectPlan
 
 /** Whether the record's enumerable keys are exactly the members' names, in the same order. */
 function keysAreMembers(record: Record<string, unknown>, members: ObjectPlan['members']): boolean {
-  let index = 0;
-  for (const name in record) {
-    if (index === members.length || members[index]!.name !== name) return false;
-    index += 1;
-  }
-  return index === members.length;
+  const names = Object.keys(record);
+  return names.length === members.length && names.every((name, index) => name === members[index]!.name);
 }
 
 /** Optional and nullable wrappers hide the array or object schema inside. */

@@ -36,9 +36,8 @@ export function chooseSide(parts: PipelineParts, request: CanonicalRequest, forc
 }
 
 /** The answer from the chosen side, then legacy's when a safe operation's api2 answer failed. */
-export function answerFromSide(parts: PipelineParts, request: CanonicalRequest, side: Side, legacy: LegacyCall): Promise<Attempt> {
+export async function answerFromSide(parts: PipelineParts, request: CanonicalRequest, side: Side, legacy: LegacyCall): Promise<Attempt> {
   const mapping = mappingFor(request.match.operation.id);
-  // Not an async function: the legacy side's promise is handed on as it is, not wrapped in another.
   if (side === 'legacy' || !mapping) return callLegacy(parts, request, legacy);
   return answerFromApi2(parts, request, mapping, legacy);
 }

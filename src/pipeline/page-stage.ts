@@ -26,7 +26,6 @@ export function answerFromPages(
   defer: (work: Promise<unknown>) => void,
 ): Outcome | Promise<Outcome> {
   const fill = renderLegacyRequest(request, { clientHeaders: headers, rawBody: null, shared: true });
-  // One literal, not `{ ...facts, forward }`: a spread with more members gets a V8 hidden class of its own per request (src/http/answer.ts, headersWith).
   const legacy = { clientHeaders: headers, rawBody: null, shared: true, signal: undefined, forward: fill } as const;
   // The upstream attempt this request made itself, when it filled the page (a waiter made none).
   let filled: Attempt | undefined;

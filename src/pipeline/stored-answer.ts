@@ -5,8 +5,9 @@
  * the stored validators.
  */
 import type { CacheOutcome, StoredAnswer } from '../cache/page-cache.js';
-import { answer, bodyBytes, headersWith } from '../http/answer.js';
+import { answer, bodyBytes } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
+import { copyWith } from '../hot-path.js';
 
 /** Per-exchange headers: recomputed or meaningless for another exchange. */
 const NOT_KEPT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'set-cookie', 'x-cache']);
@@ -36,7 +37,7 @@ function headersFor(stored: StoredAnswer, outcome: CacheOutcome): Record<string,
   if (!byOutcome) servedHeaders.set(stored, (byOutcome = {}));
   let headers = byOutcome[outcome];
   if (!headers) {
-    headers = headersWith(stored.headers, 'x-cache', outcome);
+    headers = copyWith(stored.headers, { 'x-cache': outcome });
     if (stored.body.byteLength > 0) headers['content-length'] = String(stored.body.byteLength);
     byOutcome[outcome] = headers;
   }
@@ -70,10 +71,10 @@ export function fromStored(stored: StoredAnswer, outcome: CacheOutcome, conditio
   const noBody = stored.status === 204 || stored.status === 304 || stored.body.byteLength === 0;
   const body = noBody ? null : (stored.body as Uint8Array<ArrayBuffer>);
   if (stored.setCookie.length === 0) {
-    if (!body) return answer(stored.status, headersWith(stored.headers, 'x-cache', outcome));
+    if (!body) return answer(stored.status, copyWith(stored.headers, { 'x-cache': outcome }));
     // Shared by every answer of this page and outcome (marked so: a header is added to a copy).
     return answer(stored.status, headersFor(stored, outcome), body, { sharedHeaders: true });
   }
   const repeated = stored.setCookie.map((cookie) => ['set-cookie', cookie] as const);
-  return answer(stored.status, headersWith(stored.headers, 'x-cache', outcome), body, { repeated });
+  return answer(stored.status, copyWith(stored.headers, { 'x-cache': outcome }), body, { repeated });
 }
