@@ -1,23 +1,22 @@
 /**
  * Favorites and try soons. Reads go through api2 search with `filter=favorites|try`
  * (api2-notes [C]); the legacy answer is the whole list, unpaged, so the adapter pages through.
- * Adding and removing have no api2 endpoint (api2-notes [C], by absence): legacy only.
+ * Adding and removing have no api2 endpoint (api2-notes [C], by absence): their catalogue entries
+ * (src/catalogue/entries/lists.ts) say so.
  */
-import type { OperationId } from '../src/catalogue/operations.js';
 import { RecipeSearchResult, isRecipeSearchResult } from './api2-schemas.js';
 import type { RecipeInfox } from './api2-schemas.js';
 import { expectOk } from './api2-call.js';
 import { MappingRefusal, parseApi2 } from './errors.js';
 import { RECIPE_INFO_INFERENCES, legacySearchResultOf, recipeInfoLosses } from './recipe-info.js';
-import type { LegacyOnly, OperationMapping } from './types.js';
+import type { OperationMapping } from './types.js';
 
 /** DECISION: pages of 50 (the largest legacy rpp), at most 40 pages (2,000 entries) per list. */
 export const LIST_PAGE_SIZE = 50;
 export const LIST_MAX_PAGES = 40;
 
-function listMapping(operation: OperationId, filter: 'favorites' | 'try'): OperationMapping {
+function listMapping(filter: 'favorites' | 'try'): OperationMapping {
   return {
-    operation,
     api2Calls: [`GET /recipes?filter=${filter} (every page)`],
     losses: recipeInfoLosses('Results[]'),
     differences: [`a list longer than ${LIST_PAGE_SIZE * LIST_MAX_PAGES} entries is refused with 409 rather than read in full`],
@@ -40,17 +39,5 @@ function listMapping(operation: OperationId, filter: 'favorites' | 'try'): Opera
   };
 }
 
-export const favoritesListMapping = listMapping('favorites.list', 'favorites');
-export const trySoonsListMapping = listMapping('trysoons.list', 'try');
-
-const NO_ENDPOINT = 'api2 publishes no endpoint to add or remove a favorite or a try soon (api2-notes, favorites and try soons)';
-
-export const LEGACY_ONLY_LISTS: readonly LegacyOnly[] = [
-  { operation: 'favorites.create', why: NO_ENDPOINT },
-  { operation: 'favorites.delete', why: NO_ENDPOINT },
-  { operation: 'trysoons.create', why: NO_ENDPOINT },
-  { operation: 'trysoons.delete', why: NO_ENDPOINT },
-];
-
-/** This module's mappings, as the registry (index.ts) takes them. */
-export const LIST_MAPPINGS: readonly OperationMapping[] = [favoritesListMapping, trySoonsListMapping];
+export const favoritesListMapping = listMapping('favorites');
+export const trySoonsListMapping = listMapping('try');

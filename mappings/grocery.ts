@@ -81,7 +81,6 @@ const LOCAL_STATUS_LOSS: Loss = { field: 'LocalStatus', fill: 'UNMODIFIED', why:
 const RESOLVE = 'an integer ItemID costs one more call (GET /grocerylist) to find the GUID api2 addresses items by';
 
 export const groceryListMapping: OperationMapping = {
-  operation: 'grocery.list',
   api2Calls: ['GET /grocerylist'],
   losses: [],
   differences: [],
@@ -92,7 +91,6 @@ export const groceryListMapping: OperationMapping = {
 };
 
 export const groceryCreateMapping: OperationMapping = {
-  operation: 'grocery.create',
   api2Calls: ['POST /grocerylist/item'],
   losses: [LOCAL_STATUS_LOSS],
   differences: [],
@@ -104,7 +102,6 @@ export const groceryCreateMapping: OperationMapping = {
 };
 
 export const groceryUpdateMapping: OperationMapping = {
-  operation: 'grocery.update',
   api2Calls: ['GET /grocerylist (integer id only)', 'PUT /grocerylist/item/{guid}', 'GET /grocerylist'],
   losses: [],
   differences: [RESOLVE, 'api2 answers the update with `{}`, so the item is read back with GET /grocerylist'],
@@ -120,7 +117,6 @@ export const groceryUpdateMapping: OperationMapping = {
 };
 
 export const groceryDeleteMapping: OperationMapping = {
-  operation: 'grocery.delete',
   api2Calls: ['GET /grocerylist (integer id only)', 'DELETE /grocerylist/item/{guid}'],
   losses: [],
   differences: [RESOLVE],

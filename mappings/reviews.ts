@@ -61,7 +61,6 @@ const NOTMAKE = 'makeagain=notmake has no api2 value: it is not sent to api2 (ap
 const ONE_PER_USER = 'api2 keeps one review per user and recipe: a second create updates the first (the sandbox legacy backend does the same)';
 
 export const reviewsCreateMapping: OperationMapping = {
-  operation: 'reviews.create',
   api2Calls: ['POST /recipe/{rid}/review', 'GET /recipe/{rid}/review'],
   losses: [],
   differences: [ONE_PER_USER, NOTMAKE],
@@ -78,7 +77,6 @@ export const reviewsCreateMapping: OperationMapping = {
 };
 
 export const reviewsGetMapping: OperationMapping = {
-  operation: 'reviews.get',
   api2Calls: ['GET /recipe/review/{id}'],
   losses: [
     MAKE_AGAIN_LOSS,
@@ -103,7 +101,6 @@ const REVIEW_PAGE = 50;
 const REVIEW_MAX_PAGES = 40;
 
 export const reviewsListMapping: OperationMapping = {
-  operation: 'reviews.list',
   api2Calls: ['GET /recipe/{rid}/reviews (every page)'],
   losses: [{ ...MAKE_AGAIN_LOSS, field: '[].MakeAgain' }],
   differences: [`a recipe with more than ${REVIEW_PAGE * REVIEW_MAX_PAGES} reviews is refused with 409 rather than read in full`],
@@ -125,7 +122,6 @@ export const reviewsListMapping: OperationMapping = {
 };
 
 export const reviewsUpdateMapping: OperationMapping = {
-  operation: 'reviews.update',
   api2Calls: ['PUT /recipe/{rid}/review/{id}'],
   losses: [],
   differences: [
@@ -145,7 +141,6 @@ export const reviewsUpdateMapping: OperationMapping = {
 };
 
 export const reviewsDeleteMapping: OperationMapping = {
-  operation: 'reviews.delete',
   api2Calls: ['DELETE /recipe/{rid}/review/{id}'],
   losses: [],
   differences: [

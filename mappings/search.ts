@@ -54,7 +54,6 @@ export function api2SearchRequest(values: LegacyCall['values']): Api2Request {
 }
 
 export const searchMapping: OperationMapping = {
-  operation: 'recipes.search',
   api2Calls: ['GET /recipes'],
   losses: recipeInfoLosses('Results[]'),
   differences: [],
@@ -67,6 +66,3 @@ export const searchMapping: OperationMapping = {
     return { status: 200, body: legacySearchResultOf(page.ResultCount ?? items.length, items, page.SpellSuggest, options) };
   },
 };
-
-/** This module's mappings, as the registry (index.ts) takes them. */
-export const SEARCH_MAPPINGS: readonly OperationMapping[] = [searchMapping];

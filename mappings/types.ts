@@ -4,8 +4,6 @@
  * has goes through the `Api2Port` it is handed, so every mapping runs the same on Node, on an edge
  * runtime and in a unit test.
  */
-import type { OperationId } from '../src/catalogue/operations.js';
-
 export type Api2Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface Api2Request {
@@ -27,7 +25,8 @@ export type Api2Port = (request: Api2Request) => Promise<Api2Reply>;
 
 /** A legacy request that passed the shared checks (src/request/canonicalise.ts). */
 export interface LegacyCall {
-  readonly operation: OperationId;
+  /** Its catalogue id. */
+  readonly operation: string;
   /** Validated, typed parameter values, by legacy name. */
   readonly values: Readonly<Record<string, unknown>>;
 }
@@ -63,8 +62,8 @@ export interface Loss {
   readonly why: string;
 }
 
+/** An operation's api2 mapping; its catalogue entry (src/catalogue/entries/) names it as `api2.mapping`. */
 export interface OperationMapping {
-  readonly operation: OperationId;
   /** The api2 calls the operation makes, in order, as `METHOD /path` (for the capability matrix). */
   readonly api2Calls: readonly string[];
   readonly losses: readonly Loss[];
@@ -78,10 +77,4 @@ export interface OperationMapping {
 export interface MappingContext {
   readonly memory: MappingMemory;
   readonly options: MappingOptions;
-}
-
-/** An operation that stays on the legacy backend, and why. */
-export interface LegacyOnly {
-  readonly operation: OperationId;
-  readonly why: string;
 }

@@ -31,6 +31,8 @@ const recipesGet: Operation = {
   answer: { status: 200, xmlRoot: 'Recipe' },
   auth: 'key',
   safe: true,
+  api2: { legacyOnly: 'api2 has no recipe detail in this walk-through' },
+  sandbox: { act: () => ({ ok: false, status: 404, message: 'the sandbox answers GET /recipe/{id} uncatalogued' }) },
 };
 
 let sandbox: StartedLegacySandbox;

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { OPERATIONS, OPERATION_IDS, isOperationId } from '../catalogue/operations.js';
 import type { OperationId } from '../catalogue/operations.js';
-import { legacyOnlyReason } from '../../mappings/index.js';
+import { movability } from '../catalogue/movability.js';
 import { ObservabilityConfigSchema } from './observability.js';
 import { isAddressOrRange } from '../http/trusted-proxies.js';
 import { RedisTierConfigSchema } from './fleet.js';
@@ -179,9 +179,9 @@ export const GatewayConfigSchema = z
               message: `${id} is not cached: only ${CACHEABLE_OPERATIONS.join(', ')} is (per-user lists change through channels the gateway does not see)`,
             });
           }
-          const why = legacyOnlyReason(id);
-          if (API2_MODES.includes(route.mode) && why) {
-            ctx.addIssue({ code: 'custom', path: [id, 'mode'], message: `${id} cannot be routed to api2 (${route.mode}): ${why}; keep it on legacy` });
+          const move = movability(id);
+          if (API2_MODES.includes(route.mode) && !move.canMove) {
+            ctx.addIssue({ code: 'custom', path: [id, 'mode'], message: `${id} cannot be routed to api2 (${route.mode}): ${move.reason}; keep it on legacy` });
           }
           if (route.mode === 'canary' && route.canaryPercent === undefined) {
             ctx.addIssue({ code: 'custom', path: [id, 'canaryPercent'], message: 'is required in canary mode (the share of clients sent to api2, 0-100)' });

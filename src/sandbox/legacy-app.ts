@@ -23,22 +23,22 @@
  */
 import { Hono } from 'hono';
 import type { HonoRequest } from 'hono';
-import type { Operation, OperationId } from '../catalogue/operations.js';
+import type { LegacyCacheControl, Operation } from '../catalogue/operations.js';
 import { CATALOGUE_ROUTES } from '../catalogue/route-table.js';
 import type { RouteTable } from '../catalogue/route-table.js';
 import { normaliseTarget, originFormOf } from '../http/target.js';
 import { parseBasic } from '../legacy/credentials.js';
 import type { BasicCredentials } from '../legacy/credentials.js';
 import { positiveId } from '../legacy/param-rules.js';
-import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
 import { parseQuery } from '../legacy/params.js';
 import { canonicalise, MESSAGES, paidParamNames } from '../request/canonicalise.js';
 import { renderError, renderLegacy, wantsJson } from '../legacy/render.js';
 import type { FieldError } from '../legacy/params.js';
-import type { MakeAgain, SandboxUser } from './dataset.js';
+import { Values } from './action.js';
+import type { SandboxUser } from './dataset.js';
 import { RecipeDetailSchema } from './dataset.js';
 import { COMMON_MESSAGES } from './messages.js';
-import type { GroceryInput, LegacyStore, ReviewInput, StoreResult } from './legacy-store.js';
+import type { LegacyStore } from './legacy-store.js';
 
 export const SANDBOX_MESSAGES = {
   unknownKey: 'Authentication failed: unknown api_key.',
@@ -146,10 +146,10 @@ async function answerRequest(store: LegacyStore, routes: RouteTable, req: Reques
   const paid = paidParamNames(checked.params);
   if (paid.length > 0 && plan === 'free') return failure(403, SANDBOX_MESSAGES.paidOnly(paid), req.json);
 
-  const cacheControl = cacheControlFor(match.operation, user);
-  const outcome = ACTIONS[match.operation.id](store, new Values(checked.values), user);
+  const { act, cacheControl = 'private' } = match.operation.sandbox;
+  const outcome = act(store, new Values(checked.values), user);
   if (!outcome.ok) return failure(outcome.status, outcome.message, req.json);
-  return success(match.operation, outcome.value, req.json, cacheControl);
+  return success(match.operation, outcome.value, req.json, CACHE_CONTROL[cacheControl](user));
 }
 
 /** The uncatalogued `GET /recipe/{id}` (RecipeInfo + Ingredients + Instructions, root `Recipe`): api_key only. */
@@ -176,11 +176,12 @@ function authenticate(store: LegacyStore, credentials: BasicCredentials | null):
   return store.authenticate(credentials.user, credentials.password) ?? false;
 }
 
-function cacheControlFor(operation: Operation, user: SandboxUser | null): string {
-  if (operation.id === 'recipes.search') return user ? NO_STORE : PUBLIC_CACHE;
-  if (operation.resource === 'reviews' && operation.safe) return 'no-cache';
-  return NO_STORE;
-}
+/** The header each of the catalogue's legacy Cache-Control kinds gives. */
+const CACHE_CONTROL: Readonly<Record<LegacyCacheControl, (user: SandboxUser | null) => string>> = {
+  public: (user) => (user ? NO_STORE : PUBLIC_CACHE),
+  revalidate: () => 'no-cache',
+  private: () => NO_STORE,
+};
 
 function success(operation: Operation, value: unknown, json: boolean, cacheControl: string): Answer {
   const shape = operation.answer;
@@ -204,109 +205,6 @@ function safeDecode(text: string): string {
     return text;
   }
 }
-
-// ---------------------------------------------------------------- operations
-
-/** Typed reads of the values canonicalise validated (a missing required value is a bug: 500). */
-class Values {
-  constructor(private readonly values: Readonly<Record<string, unknown>>) {}
-  number(name: string): number {
-    const value = this.values[name];
-    if (typeof value !== 'number') throw new Error(`validated value ${name} is missing`);
-    return value;
-  }
-  text(name: string): string {
-    const value = this.values[name];
-    if (typeof value !== 'string') throw new Error(`validated value ${name} is missing`);
-    return value;
-  }
-  optionalNumber(name: string): number | null {
-    const value = this.values[name];
-    return typeof value === 'number' ? value : null;
-  }
-  optionalText(name: string): string | null {
-    const value = this.values[name];
-    return typeof value === 'string' ? value : null;
-  }
-  optionalList(name: string): string[] | undefined {
-    const value = this.values[name];
-    return Array.isArray(value) && value.length > 0 ? value.map(String) : undefined;
-  }
-  optionalBoolean(name: string): boolean | undefined {
-    const value = this.values[name];
-    return typeof value === 'boolean' ? value : undefined;
-  }
-}
-
-type Action = (store: LegacyStore, values: Values, user: SandboxUser | null) => StoreResult<unknown>;
-
-function requireUser(user: SandboxUser | null): SandboxUser {
-  if (!user) throw new Error('user operation without an authenticated user');
-  return user;
-}
-
-function reviewInput(v: Values): ReviewInput {
-  const makeAgain = v.text('makeagain');
-  if (makeAgain !== 'yes' && makeAgain !== 'no' && makeAgain !== 'notmake') throw new Error('validated makeagain is invalid');
-  return {
-    recipeId: v.number('rid'),
-    rating: v.number('rating'),
-    makeAgain: makeAgain satisfies MakeAgain,
-    comment: v.text('message'),
-    totalMinutes: v.optionalNumber('totaltime'),
-    activeMinutes: v.optionalNumber('activetime'),
-  };
-}
-
-function groceryInput(v: Values): GroceryInput {
-  return { quantity: v.text('quantity'), name: v.text('name'), notes: v.optionalText('notes'), department: v.optionalText('department') };
-}
-
-const done = <T>(value: T): StoreResult<T> => ({ ok: true, value });
-
-const ACTIONS: Readonly<Record<OperationId, Action>> = {
-  'reviews.create': (s, v, u) => s.createReview(requireUser(u).userId, reviewInput(v)),
-  'reviews.get': (s, v) => s.getReview(v.number('id')),
-  'reviews.list': (s, v, u) => s.listReviews(v.number('rid'), u?.userId ?? null),
-  'reviews.update': (s, v, u) => s.updateReview(requireUser(u).userId, v.number('id'), reviewInput(v)),
-  'reviews.delete': (s, v, u) => s.deleteReview(requireUser(u).userId, v.number('id')),
-  'grocery.create': (s, v, u) => done(s.createGrocery(requireUser(u).userId, groceryInput(v))),
-  'grocery.list': (s, _v, u) => done(s.listGrocery(requireUser(u).userId)),
-  'grocery.update': (s, v, u) => s.updateGrocery(requireUser(u).userId, v.text('id'), groceryInput(v)),
-  'grocery.delete': (s, v, u) => s.deleteGrocery(requireUser(u).userId, v.text('id')),
-  'favorites.create': (s, v, u) => s.addToList('favorites', requireUser(u).userId, v.number('rid')),
-  'favorites.list': (s, _v, u) => done(s.readList('favorites', requireUser(u).userId)),
-  'favorites.delete': (s, v, u) => s.removeFromList('favorites', requireUser(u).userId, v.number('rid')),
-  'trysoons.create': (s, v, u) => s.addToList('trysoons', requireUser(u).userId, v.number('rid')),
-  'trysoons.list': (s, _v, u) => done(s.readList('trysoons', requireUser(u).userId)),
-  'trysoons.delete': (s, v, u) => s.removeFromList('trysoons', requireUser(u).userId, v.number('rid')),
-  'recipes.search': (s, v, u) => {
-    const titleKw = v.optionalText('title_kw');
-    const anyKw = v.optionalText('any_kw');
-    const cuisine = v.optionalText('cuisine');
-    const category = v.optionalText('include_primarycat');
-    const includeIng = v.optionalList('include_ing');
-    const excludeIng = v.optionalList('exclude_ing');
-    const photos = v.optionalBoolean('photos');
-    return done(
-      s.search(
-        {
-          ...(titleKw ? { titleKw } : {}),
-          ...(anyKw ? { anyKw } : {}),
-          ...(cuisine ? { cuisine } : {}),
-          // The primaryCategory rule yields one of PRIMARY_CATEGORY_TOKENS.
-          ...(category ? { category: category as PrimaryCategoryToken } : {}),
-          ...(includeIng ? { includeIng } : {}),
-          ...(excludeIng ? { excludeIng } : {}),
-          ...(photos !== undefined ? { photos } : {}),
-          page: v.optionalNumber('pg') ?? 1,
-          perPage: v.optionalNumber('rpp') ?? 10,
-        },
-        u?.userId ?? null,
-      ),
-    );
-  },
-};
 
 // ---------------------------------------------------------------- answer → HTTP response
 
