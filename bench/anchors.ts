@@ -15,7 +15,8 @@
 import { forkChild } from './children.js';
 import type { Child } from './children.js';
 import { findNginx, startNginx } from './nginx.js';
-import type { TargetId, UpstreamInfo } from './scenarios.js';
+import type { UpstreamInfo } from './children.js';
+import type { TargetId } from './scenarios.js';
 
 export interface Anchors {
   readonly children: ReadonlyMap<TargetId, Child>;

@@ -10,7 +10,6 @@ import { readGcTrace } from './gc-trace.js';
 import type { GcTrace } from './gc-trace.js';
 import type { ChildMessage, ParentMessage } from './ipc.js';
 import { HAS_PROC, treeCpuMicros, treeRssBytes } from './proc.js';
-import type { UpstreamInfo } from './scenarios.js';
 import { servedNodeFlags } from './node-flags.js';
 
 // Generous: a dozen children start at once, on a machine that may be busy.
@@ -155,6 +154,13 @@ export function killChild(child: ChildProcess, graceMs = 3000): Promise<void> {
 }
 
 /** The canned upstreams (bench/upstreams-child.ts), and where they listen. */
+/** Where the canned upstreams (bench/upstreams-child.ts) listen, and the CA their https side is signed with. */
+export interface UpstreamInfo {
+  readonly legacyOrigin: string;
+  readonly api2Origin: string;
+  readonly caFile: string;
+}
+
 export async function forkUpstreams(): Promise<{ readonly child: Child; readonly info: UpstreamInfo }> {
   const child = await forkChild('upstreams', './upstreams-child.ts', {});
   const info = child.info as Record<string, string>;

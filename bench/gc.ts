@@ -19,7 +19,7 @@ import { measureTarget } from './measure.js';
 import { SEARCH_TARGET } from './pages.js';
 import { median } from './report.js';
 import { forkTarget } from './scenarios.js';
-import type { UpstreamInfo } from './scenarios.js';
+import type { UpstreamInfo } from './children.js';
 
 const { values } = parseArgs({
   options: {

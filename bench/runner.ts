@@ -8,7 +8,7 @@
 import { parseConfig } from '../src/config/schema.js';
 import { fillCache } from './cache-fill.js';
 import type { CacheFill } from './cache-fill.js';
-import { forkChild } from './children.js';
+import { forkChild, forkUpstreams } from './children.js';
 import { measureCacheMemory } from './cache-memory.js';
 import type { Child } from './children.js';
 import type { Measurement } from './load.js';
@@ -19,7 +19,7 @@ import { closeProbes, probe } from './probe.js';
 import { machine, median, ratios, summarize } from './report.js';
 import type { BenchReport, RssReading, UnqueuedLatency } from './report.js';
 import { GATEWAY_TARGETS, MEASURING_GROUPS, REQUEST_HEADERS, SCENARIOS, gatewayConfig } from './scenarios.js';
-import type { Scenario, ScenarioId, TargetId, UpstreamInfo } from './scenarios.js';
+import type { Scenario, ScenarioId, TargetId } from './scenarios.js';
 import { SEARCH_TARGET } from './pages.js';
 
 const FILL_CONCURRENCY = 16;
@@ -52,13 +52,8 @@ export async function runBench(options: BenchOptions, log: Log = (line) => proce
   const children: Child[] = [];
   try {
     log('starting canned upstreams…');
-    const upstreams = await forkChild('upstreams', './upstreams-child.ts', {});
+    const { child: upstreams, info: upstreamInfo } = await forkUpstreams();
     children.push(upstreams);
-    const upstreamInfo: UpstreamInfo = {
-      legacyOrigin: text(upstreams.info, 'legacyOrigin'),
-      api2Origin: text(upstreams.info, 'api2Origin'),
-      caFile: text(upstreams.info, 'caFile'),
-    };
 
     log('starting gateways and anchors…');
     const processes = new Map<TargetId, Child>([['upstream', upstreams]]);

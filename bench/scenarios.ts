@@ -8,7 +8,7 @@
  * line to /dev/null the same way (bench/anchor-log.ts).
  */
 import { forkChild } from './children.js';
-import type { Child, ForkOptions } from './children.js';
+import type { Child, ForkOptions, UpstreamInfo } from './children.js';
 
 export type TargetId =
   | 'upstream'
@@ -86,12 +86,6 @@ export const MEASURING_GROUPS: ReadonlyArray<readonly ScenarioId[]> = [
 ];
 
 export const REQUEST_HEADERS: Readonly<Record<string, string>> = { accept: 'application/json' };
-
-export interface UpstreamInfo {
-  readonly legacyOrigin: string;
-  readonly api2Origin: string;
-  readonly caFile: string;
-}
 
 export type GatewayTarget = 'gw-legacy' | 'gw-legacy-nolog' | 'gw-api2' | 'gw-cache' | 'gw-cache-nolog' | 'gw-legacy-2w';
 export const GATEWAY_TARGETS: readonly GatewayTarget[] = ['gw-legacy', 'gw-legacy-nolog', 'gw-api2', 'gw-cache', 'gw-cache-nolog', 'gw-legacy-2w'];
