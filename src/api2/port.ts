@@ -3,11 +3,21 @@
  * api2 conventions (api2-notes, authentication [C]): the api key in `X-BigOven-API-Key` (never
  * in the query), the user's HTTP Basic header passed through, JSON only. One deadline covers all
  * the calls of a mapping. Nothing is retried.
+ *
+ * Every call carries the request's trail (src/observability/trace-context.ts): its X-Request-Id,
+ * a `traceparent` with a span id of its own per call (a mapping of several calls, grocery.update,
+ * gives each its own), and `tracestate` when the client sent one.
+ *
+ * DECISION: api2 is told who calls it, `User-Agent: recipe-gateway/<version>`, followed by the
+ * client's User-Agent when it has one that can be a header value (`api2UserAgent`).
  */
 import { Api2ShapeError } from '../../mappings/errors.js';
 import type { Api2Port, Api2Request } from '../../mappings/types.js';
 import type { AbortSignalLike, UpstreamClient } from '../upstream/types.js';
+import { GATEWAY_PRODUCT } from '../gateway/product.js';
 import { copyWith } from '../hot-path.js';
+import { markCall } from '../observability/trace-context.js';
+import type { RequestTrail } from '../observability/trace-context.js';
 
 export interface Api2Credentials {
   readonly apiKey: string;
@@ -31,6 +41,15 @@ export function queryString(query: Api2Request['query']): string {
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
+/** Printable Latin-1 (and tab): what a header value may carry. */
+export const HEADER_SAFE = /^[\t\x20-\x7e\xa0-\xff]+$/;
+
+/** The `User-Agent` of api2 calls: the gateway's own product, then the client's as sent (when it can be a header value). */
+export function api2UserAgent(clientUserAgent: string | undefined): string {
+  const client = clientUserAgent?.trim();
+  return client && HEADER_SAFE.test(client) ? `${GATEWAY_PRODUCT} ${client}` : GATEWAY_PRODUCT;
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -40,6 +59,7 @@ export function openApi2Exchange(
   timeoutMs: number,
   signal: AbortSignalLike | undefined,
   extraHeaders: Readonly<Record<string, string>> = {},
+  trail?: RequestTrail,
 ): Api2Exchange {
   const deadline = Date.now() + timeoutMs;
   let waited = 0;
@@ -47,6 +67,7 @@ export function openApi2Exchange(
   const port: Api2Port = async (request) => {
     const headers: Record<string, string> = copyWith(extraHeaders, { accept: 'application/json', 'x-bigoven-api-key': credentials.apiKey });
     if (credentials.authorization) headers['authorization'] = credentials.authorization;
+    if (trail) markCall(headers, trail);
     let body: Uint8Array | null = null;
     if (request.body) {
       headers['content-type'] = 'application/json; charset=utf-8';

@@ -7,10 +7,13 @@
 import type { RouteMatch } from '../catalogue/route-table.js';
 import type { ClientView } from '../http/client-view.js';
 import type { RouteMode } from '../config/schema.js';
+import type { TraceContext } from '../observability/trace-context.js';
 
 export interface Arrival {
   /** From `X-Request-Id` when acceptable, else generated. */
   readonly requestId: string;
+  /** From `traceparent`/`tracestate` when valid, else a new trace (src/observability/trace-context.ts). */
+  readonly trace: TraceContext;
   /** Epoch milliseconds at arrival. */
   readonly startedAt: number;
   /** `performance.now()` at arrival. */

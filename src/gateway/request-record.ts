@@ -26,6 +26,8 @@ export type Mode = 'legacy' | 'api2';
 export interface RequestRecord {
   /** From `X-Request-Id` when acceptable, else generated; echoed to the client when the usage log is on. */
   readonly requestId: string;
+  /** The W3C trace id every upstream call of the request carried (src/observability/trace-context.ts); absent on a request refused before the app. */
+  readonly traceId?: string | undefined;
   /** Epoch milliseconds when the request reached the gateway. */
   readonly startedAt: number;
   readonly method: string;
@@ -80,6 +82,8 @@ export interface RecordedOutcome {
 /** The request's facts the record reads (a Node refusal has no more than these). */
 export type RecordedArrival = Pick<Arrival, 'requestId' | 'startedAt' | 'method' | 'headers' | 'routed' | 'path' | 'query' | 'match' | 'routeMode' | 'absoluteForm' | 'insecure'> & {
   readonly client: { readonly scheme: 'http' | 'https' };
+  /** Absent on a request refused before the app (nothing was forwarded to follow). */
+  readonly trace?: Arrival['trace'] | undefined;
 };
 
 /** The answer as sent: its status, its body size (with the usage log), the time to it. */
@@ -102,6 +106,7 @@ export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, ans
   const contentLength = arrival.headers['content-length'];
   return {
     requestId: arrival.requestId,
+    traceId: arrival.trace?.traceId,
     startedAt: arrival.startedAt,
     method: arrival.method,
     operation: match ? match.operation.id : arrival.routed ? 'uncatalogued' : null,

@@ -17,6 +17,7 @@ export interface LogFields {
   instance: string;
   config: string;
   requestId: string;
+  traceId?: string;
   method: string;
   operation: string;
   pathTemplate?: string;
@@ -58,6 +59,7 @@ type FieldValue = string | number | boolean | undefined;
 /** The value of each record field of the schema (src/observability/log-schema.ts); undefined is not written. */
 const RECORD_VALUES: { readonly [name in RecordFieldName]: (record: Readonly<RequestRecord>) => FieldValue } = {
   requestId: (r) => r.requestId,
+  traceId: (r) => r.traceId,
   method: (r) => r.method,
   operation: (r) => r.operation ?? UNROUTED,
   mode: modeOf,
@@ -100,7 +102,9 @@ const str = JSON.stringify;
  * the-json-of-its-fields.test.ts holds the two to the same bytes). No trailing newline.
  */
 export function logLine(record: Readonly<RequestRecord>, level: number, time: number, origin: LogOrigin): string {
-  let line = `{"level":${level},"time":${time},"instance":${str(origin.instance)},"config":${str(origin.config)},"requestId":${str(record.requestId)},"method":${str(record.method)},"operation":${str(record.operation ?? UNROUTED)},"mode":${str(modeOf(record))},"insecure":${record.insecure},"status":${str(record.status ?? 0)}`;
+  let line = `{"level":${level},"time":${time},"instance":${str(origin.instance)},"config":${str(origin.config)},"requestId":${str(record.requestId)}`;
+  if (record.traceId !== undefined) line += `,"traceId":${str(record.traceId)}`;
+  line += `,"method":${str(record.method)},"operation":${str(record.operation ?? UNROUTED)},"mode":${str(modeOf(record))},"insecure":${record.insecure},"status":${str(record.status ?? 0)}`;
   if (record.routeMode !== undefined) line += `,"routeMode":${str(record.routeMode)}`;
   if (record.fallback) line += ',"fallback":true';
   if (record.pathTemplate !== undefined) line += `,"pathTemplate":${str(record.pathTemplate)}`;

@@ -40,6 +40,7 @@ export const ORIGIN_FIELDS = [
 /** A request record's fields, in the order they are written. */
 export const RECORD_FIELDS = [
   field('requestId', 'string', false, 'X-Request-Id when acceptable, else a UUID'),
+  field('traceId', 'string', true, "W3C trace id (32 hex digits) every upstream call carried in traceparent: the client's when valid, else new; absent when refused before the app"),
   field('method', 'string', false, 'HTTP method'),
   field('operation', 'string', false, 'operation id, `uncatalogued`, or `unrouted` (refused before routing)'),
   field('mode', 'string', false, 'side that answered: legacy, api2, or gateway (answered by the gateway itself)'),

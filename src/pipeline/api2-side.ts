@@ -3,16 +3,13 @@
  * credentials, answered in the legacy shape (api2-answer.ts).
  */
 import type { OperationMapping } from '../../mappings/types.js';
-import { openApi2Exchange } from '../api2/port.js';
+import { HEADER_SAFE, api2UserAgent, openApi2Exchange } from '../api2/port.js';
 import { routeTimeoutMs } from '../config/schema.js';
 import { gatewayError } from '../http/gateway-error.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import type { AbortSignalLike } from '../upstream/types.js';
 import { answerThroughApi2 } from './api2-answer.js';
 import type { Attempt, PipelineParts } from './parts.js';
-
-/** Printable Latin-1 (and tab): what a header value may carry. */
-const HEADER_SAFE = /^[\t\x20-\x7e\xa0-\xff]+$/;
 
 export async function callApi2(
   parts: PipelineParts,
@@ -33,7 +30,8 @@ export async function callApi2(
     { apiKey: request.apiKey, authorization: request.authorization },
     timeoutMs,
     signal,
-    { 'x-forwarded-for': request.forwarded.clientChain },
+    { 'x-forwarded-for': request.forwarded.clientChain, 'user-agent': api2UserAgent(request.trail.userAgent) },
+    request.trail,
   );
   const outcome = await answerThroughApi2(request.match.operation, mapping, request.values, exchange, parts.mappingContext, request.json);
   return { answer: outcome.answer, side: 'api2', upstreamMs: exchange.upstreamMs(), error: outcome.error };

@@ -15,6 +15,7 @@
 import type { Context } from 'hono';
 import type { Arrival } from '../gateway/arrival.js';
 import { answer } from '../http/answer.js';
+import type { RequestTrail } from '../observability/trace-context.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { canonicalise } from '../request/canonicalise.js';
 import { negotiateEncoding } from '../request/encoding.js';
@@ -42,13 +43,18 @@ export function dispatch(parts: PipelineParts): (c: Context, arrival: Arrival) =
   };
 }
 
+/** What every upstream call of the request carries so that it can be followed. */
+function trailOf(arrival: Arrival): RequestTrail {
+  return { requestId: arrival.requestId, trace: arrival.trace, userAgent: arrival.headers['user-agent'] };
+}
+
 /** A routed (or uncatalogued) request whose body is read: made canonical, then answered. */
 function answerRead(parts: PipelineParts, c: Context, arrival: Arrival, read: BodyRead): Outcome | Promise<Outcome> {
   const { config, runtime, searchCache, shadow } = parts;
   const { headers, match, json, client } = arrival;
   if (!read.ok) return refused(413, 'body-too-large', `The request body is larger than ${read.limit} bytes.`, json);
   if (!match) {
-    const raw = { method: arrival.method, path: arrival.path, query: arrival.query, headers, body: read.body, client };
+    const raw = { method: arrival.method, path: arrival.path, query: arrival.query, headers, body: read.body, client, trail: trailOf(arrival) };
     return callLegacyUncatalogued(parts, raw, json, runtime.clientSignal(c));
   }
 
@@ -70,6 +76,7 @@ function answerRead(parts: PipelineParts, c: Context, arrival: Arrival, read: Bo
     json,
     encoding: negotiateEncoding(headers['accept-encoding']),
     forwarded: { clientChain: client.forwardedFor, proto: client.scheme, host: client.host },
+    trail: trailOf(arrival),
   };
   const forced = config.traffic.forceHeader ? headers[config.traffic.forceHeader]?.trim().toLowerCase() : undefined;
   const side = chooseSide(parts, request, forced);

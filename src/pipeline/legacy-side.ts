@@ -4,8 +4,11 @@
  * sent once and never retried (src/proxy/pass-through.ts).
  */
 import { routeTimeoutMs } from '../config/schema.js';
+import { copyWith } from '../hot-path.js';
 import { upstreamRequestHeaders } from '../http/headers.js';
 import type { ClientView } from '../http/client-view.js';
+import { TRAIL_HEADERS, markCall } from '../observability/trace-context.js';
+import type { RequestTrail } from '../observability/trace-context.js';
 import { passThrough } from '../proxy/pass-through.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { renderLegacyRequest } from '../request/render-legacy.js';
@@ -14,6 +17,18 @@ import type { AbortSignalLike, UpstreamRequest } from '../upstream/types.js';
 import type { Attempt, PipelineParts } from './parts.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const NOT_COPIED: ReadonlySet<string> = new Set(TRAIL_HEADERS);
+
+/**
+ * The headers of one call to the legacy backend: the rendered request's (shared by every call a
+ * fill makes, never changed), then the trail (a span id of its own per call) and the client's
+ * `User-Agent` as sent, on a shared fill too.
+ */
+function followed(rendered: Readonly<Record<string, string>>, trail: RequestTrail): Record<string, string> {
+  const headers: Record<string, string> = copyWith(rendered, {});
+  if (trail.userAgent !== undefined) headers['user-agent'] = trail.userAgent;
+  return markCall(headers, trail);
+}
 
 /** What the legacy side needs of the request beyond its canonical value. */
 export interface LegacyCall {
@@ -32,7 +47,7 @@ export function callLegacy(parts: PipelineParts, request: CanonicalRequest, call
   return attempt(parts, {
     method: forward.method,
     target: forward.target,
-    headers: forward.headers,
+    headers: followed(forward.headers, request.trail),
     body: forward.body,
     timeoutMs: routeTimeoutMs(parts.config, operation.id),
     ...(call.signal ? { signal: call.signal } : {}),
@@ -42,11 +57,11 @@ export function callLegacy(parts: PipelineParts, request: CanonicalRequest, call
 /** An uncatalogued request, passed through unchanged (target, headers, body). */
 export function callLegacyUncatalogued(
   parts: PipelineParts,
-  raw: { method: string; path: string; query: string; headers: Readonly<Record<string, string>>; body: Uint8Array | null; client: ClientView },
+  raw: { method: string; path: string; query: string; headers: Readonly<Record<string, string>>; body: Uint8Array | null; client: ClientView; trail: RequestTrail },
   json: boolean,
   signal: AbortSignalLike | undefined,
 ): Promise<Attempt> {
-  const headers = upstreamRequestHeaders(raw.headers, { clientChain: raw.client.forwardedFor, proto: raw.client.scheme, host: raw.client.host });
+  const headers = markCall(upstreamRequestHeaders(raw.headers, { clientChain: raw.client.forwardedFor, proto: raw.client.scheme, host: raw.client.host }, NOT_COPIED), raw.trail);
   return attempt(parts, {
     method: raw.method,
     target: raw.query ? `${raw.path}?${raw.query}` : raw.path,

@@ -28,6 +28,7 @@ import { roundMs } from '../observability/measure.js';
 import { emitAtOnce } from '../observability/record-emitter.js';
 import type { RecordEmitter } from '../observability/record-emitter.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.js';
+import { TRACEPARENT_HEADER, TRACESTATE_HEADER, traceFrom } from '../observability/trace-context.js';
 import { runGuards } from './guard.js';
 import type { Guard } from './guard.js';
 import { refused } from './parts.js';
@@ -89,6 +90,7 @@ export function requestContext(options: RequestContextOptions): Handler {
     const client = viewClient(runtime.peer(c), headers, trusted);
     const arrival: Arrival = {
       requestId: requestIdFrom(headers[REQUEST_ID_HEADER]),
+      trace: traceFrom(headers[TRACEPARENT_HEADER], headers[TRACESTATE_HEADER]),
       startedAt: Date.now(),
       startedPerf,
       method,

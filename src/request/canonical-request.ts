@@ -4,6 +4,7 @@
  * canonicalise stage; immutable after. Everything the gateway sends or keys is rendered from it.
  */
 import type { ForwardedFor } from '../http/headers.js';
+import type { RequestTrail } from '../observability/trace-context.js';
 import type { CanonicalParams } from './canonicalise.js';
 import type { ContentCoding } from './encoding.js';
 
@@ -15,4 +16,6 @@ export interface CanonicalRequest extends CanonicalParams {
   readonly encoding: ContentCoding;
   /** Who the client is, as forwarded (X-Forwarded-For/-Proto/-Host). */
   readonly forwarded: ForwardedFor;
+  /** What identifies the request on every upstream call (X-Request-Id, traceparent, User-Agent); never part of a cache key. */
+  readonly trail: RequestTrail;
 }

@@ -7,8 +7,13 @@
  * A shared fill (a cache MISS whose answer other clients will be served) carries nothing else:
  * no conditional or range header, no header the key does not hold. A request answered to its own
  * client only also passes on the client's other end-to-end headers (User-Agent, If-None-Match...).
+ *
+ * What follows the request across backends (X-Request-Id, traceparent, tracestate, and the client's
+ * User-Agent on a shared fill too) is not rendered here: each call adds it (src/pipeline/legacy-
+ * side.ts), with a span id of its own, so it is never part of a page key.
  */
 import { upstreamRequestHeaders } from '../http/headers.js';
+import { TRAIL_HEADERS } from '../observability/trace-context.js';
 import type { CanonicalParams } from './canonicalise.js';
 import type { CanonicalRequest } from './canonical-request.js';
 import { encodeFormComponent } from './pairs.js';
@@ -33,8 +38,8 @@ export interface ForwardFacts {
   readonly rawBody: Uint8Array | null;
 }
 
-/** Headers the canonical request renders itself; the client's copies are never passed on. */
-const OWNED: ReadonlySet<string> = new Set(['accept', 'accept-encoding', 'authorization', 'content-type']);
+/** Headers the canonical request renders itself, or each call sets (the trail); the client's copies are never passed on. */
+const OWNED: ReadonlySet<string> = new Set(['accept', 'accept-encoding', 'authorization', 'content-type', ...TRAIL_HEADERS]);
 const encoder = new TextEncoder();
 
 export function renderLegacyRequest(request: CanonicalRequest, facts: ForwardFacts): LegacyForward {

@@ -10,6 +10,7 @@ import { wantsJson } from '../../src/legacy/render.js';
 import type { CanonicalRequest } from '../../src/request/canonical-request.js';
 import { canonicalise } from '../../src/request/canonicalise.js';
 import type { CanonicalParams, Refusal, UnknownParameters } from '../../src/request/canonicalise.js';
+import { traceFrom } from '../../src/observability/trace-context.js';
 import { negotiateEncoding } from '../../src/request/encoding.js';
 import { renderLegacyRequest } from '../../src/request/render-legacy.js';
 import type { LegacyForward } from '../../src/request/render-legacy.js';
@@ -41,6 +42,7 @@ export function canonicalOf(raw: RawRequest): CanonicalRequest | Refusal {
     json: wantsJson(headers['accept'], headers['content-type']),
     encoding: negotiateEncoding(headers['accept-encoding']),
     forwarded: { clientChain: '127.0.0.1', proto: 'http', host: headers['host'] ?? 'gateway.test' },
+    trail: { requestId: 'test-request', trace: traceFrom(headers['traceparent'], headers['tracestate']), userAgent: headers['user-agent'] },
   };
 }
 
