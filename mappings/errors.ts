@@ -5,6 +5,8 @@
  *   logged with the operation and the failing path, never passed on half-mapped.
  * - MappingRefusal: the request cannot be answered through api2 without guessing (e.g. a review
  *   delete whose recipe id is unknown); a clear legacy error with the given status.
+ * - LegacyRefusal: api2 refused, and what the gateway knows tells the legacy backend's own refusal
+ *   of the same request (e.g. an update's wrong rid: api2 404, legacy 400); answered as legacy would.
  */
 import type { z } from 'zod';
 
@@ -37,6 +39,18 @@ export class MappingRefusal extends Error {
   ) {
     super(message);
     this.name = 'MappingRefusal';
+  }
+}
+
+export class LegacyRefusal extends Error {
+  constructor(
+    readonly status: 400 | 403,
+    message: string,
+    /** api2's own refusal of the request. */
+    readonly api2: Api2StatusError,
+  ) {
+    super(message);
+    this.name = 'LegacyRefusal';
   }
 }
 

@@ -10,9 +10,10 @@ import type { Review as LegacyReview } from '../src/legacy/records.js';
 import { Review, ReviewList, SystemObject } from './api2-schemas.js';
 import type { Review as Api2Review } from './api2-schemas.js';
 import { expectOk } from './api2-call.js';
-import { MappingRefusal, parseApi2 } from './errors.js';
+import { REVIEW_REFUSALS } from '../src/legacy/review-refusals.js';
+import { Api2StatusError, LegacyRefusal, MappingRefusal, parseApi2 } from './errors.js';
 import { legacyDateOf } from './recipe-info.js';
-import type { LegacyCall, Loss, OperationMapping } from './types.js';
+import type { Api2Port, LegacyCall, Loss, OperationMapping } from './types.js';
 
 type MakeAgain = 'yes' | 'no' | 'notmake';
 
@@ -126,19 +127,42 @@ export const reviewsUpdateMapping: OperationMapping = {
   losses: [],
   differences: [
     NOTMAKE,
-    'a rid that is not the review\'s recipe: api2 answers 404 where the legacy backend answers 400',
+    'a rid that is not the review\'s recipe: api2 answers 404; for a review whose recipe the gateway remembers (see reviews.get), it answers as the legacy backend does (400, or 403 for another user\'s review) after two api2 reads; for a review it never saw, 404 where the legacy backend answers 400',
     'uses api2\'s integer-id update (marked deprecated in the spec) because the legacy request carries integer ids',
   ],
-  inferences: [],
+  inferences: ['GET /recipe/{rid}/review/{id} (deprecated) answers 404 for a review of another recipe, as its path says'],
   async run(call, api2, { memory }) {
     const id = call.values['id'] as number;
     const rid = call.values['rid'] as number;
-    const reply = await expectOk(api2, { method: 'PUT', path: `/recipe/${rid}/review/${id}`, body: api2ReviewBody(call.values) });
+    let reply;
+    try {
+      reply = await expectOk(api2, { method: 'PUT', path: `/recipe/${rid}/review/${id}`, body: api2ReviewBody(call.values) });
+    } catch (error) {
+      if (error instanceof Api2StatusError && error.status === 404) await refuseAsLegacy(api2, id, rid, await memory.recipeOfReview(id), error);
+      throw error;
+    }
     const review = parseApi2(Review, reply.body, 'PUT /recipe/{rid}/review/{id}');
     await memory.rememberReviewRecipe(review.ReviewID, rid);
     return { status: 200, body: legacyReviewOf(review, rid, call.values['makeagain'] as MakeAgain) };
   },
 };
+
+/**
+ * api2 answered 404 to an update of review `id` in recipe `rid`. When the gateway remembers the
+ * review in another recipe, the legacy backend's answer is found by reading api2 (its checks run
+ * in this order: the review exists, it is the user's, rid is its recipe): the caller's own review
+ * of the remembered recipe is this one → 400; the recipe has this review, someone else's → 403;
+ * else (the memory is out of date) api2's 404 stands.
+ */
+async function refuseAsLegacy(api2: Api2Port, id: number, rid: number, known: number | undefined, notFound: Api2StatusError): Promise<void> {
+  if (known === undefined || known === rid) return;
+  const own = await api2({ method: 'GET', path: `/recipe/${known}/review` });
+  if (own.status === 200 && parseApi2(Review, own.body, 'GET /recipe/{rid}/review').ReviewID === id) {
+    throw new LegacyRefusal(400, REVIEW_REFUSALS.wrongRecipe(id), notFound);
+  }
+  const listed = await api2({ method: 'GET', path: `/recipe/${known}/review/${id}` });
+  if (listed.status === 200) throw new LegacyRefusal(403, REVIEW_REFUSALS.anotherUsers(id), notFound);
+}
 
 export const reviewsDeleteMapping: OperationMapping = {
   api2Calls: ['DELETE /recipe/{rid}/review/{id}'],

@@ -103,6 +103,10 @@ async function same(operation: string, req: RawRequest): Promise<{ viaApi2: RawR
   return { viaApi2, legacy };
 }
 
+/** A write's fields as a JSON or a form-encoded body. */
+const bodyOf = (format: 'json' | 'xml', fields: Record<string, string | number>): string =>
+  format === 'json' ? JSON.stringify(fields) : new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString();
+
 const idOf = (r: RawResponse, field: string): string => {
   const text = r.text();
   const found = new RegExp(`"${field}":"?([^",]+)"?|<${field}>([^<]+)</${field}>`).exec(text);
@@ -149,8 +153,7 @@ describe('api2 mode answers like legacy, byte for byte outside the declared loss
     ['json', 7, J, 'application/json'],
     ['xml', 8, {}, FORM],
   ] as const)('reviews (%s): create, read one, read all, update, delete', async (format, rid, accept, contentType) => {
-    const body = (fields: Record<string, string | number>): string =>
-      format === 'json' ? JSON.stringify(fields) : new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString();
+    const body = (fields: Record<string, string | number>): string => bodyOf(format, fields);
     const write = { ...accept, authorization: ALICE, 'content-type': contentType };
     const created = await same('reviews.create', {
       method: 'POST',
@@ -164,6 +167,22 @@ describe('api2 mode answers like legacy, byte for byte outside the declared loss
     await same('reviews.update', { method: 'PUT', target: `/review/${id}?api_key=${FREE}`, headers: write, body: body({ rid, rating: 2, makeagain: 'notmake', message: 'Changed my mind' }) });
     await same('reviews.delete', { method: 'DELETE', target: `/review/${id}?api_key=${FREE}`, headers: { ...accept, authorization: ALICE } });
     await same('reviews.get', { target: `/review/${id}?api_key=${FREE}`, headers: accept });
+  });
+
+  it.each([
+    ['json', 31, J, 'application/json'],
+    ['xml', 33, {}, FORM],
+  ] as const)('reviews.update (%s) with a rid that is not the review\'s recipe: 400 to its author, 403 to another user, as legacy', async (format, rid, accept, contentType) => {
+    const body = (fields: Record<string, string | number>): string => bodyOf(format, fields);
+    const as = (authorization: string) => ({ ...accept, authorization, 'content-type': contentType });
+    const created = await same('reviews.create', { method: 'POST', target: `/reviews?api_key=${FREE}`, headers: as(ALICE), body: body({ rid, rating: 3, makeagain: 'no', message: 'First try' }) });
+    const id = idOf(created.legacy, 'ReviewID');
+    const update = (authorization: string, toRid: number) => ({ method: 'PUT', target: `/review/${id}?api_key=${FREE}`, headers: as(authorization), body: body({ rid: toRid, rating: 1, makeagain: 'yes', message: 'Wrong recipe' }) });
+    expect((await same('reviews.update', update(ALICE, rid + 1))).legacy.status).toBe(400);
+    expect((await same('reviews.update', update(basic('bob', 'bob-pass'), rid + 1))).legacy.status).toBe(403);
+    expect((await same('reviews.update', update(basic('bob', 'bob-pass'), rid))).legacy.status).toBe(403);
+    // Nothing was changed by the refused updates.
+    await same('reviews.list', { target: `/reviews?rid=${rid}&api_key=${FREE}`, headers: accept });
   });
 
   it.each([

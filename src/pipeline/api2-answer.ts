@@ -5,11 +5,13 @@
  *   api2 400/403/404/500          → the same legacy status, with api2's message
  *   api2 401 → 403; other 4xx → 400; other 5xx → 502
  *   api2 answer off its schema    → 502, reason names the call and the failing path
+ *   api2 404 the legacy backend
+ *   would refuse otherwise        → the legacy status and message (e.g. an update's wrong rid: 400)
  *   request not mappable          → the refusal's status (e.g. 409), saying why
  *   api2 unreachable / timed out  → 502 / 504 (as for the legacy backend)
  */
 import type { Operation } from '../catalogue/operations.js';
-import { Api2ShapeError, Api2StatusError, MappingRefusal } from '../../mappings/errors.js';
+import { Api2ShapeError, Api2StatusError, LegacyRefusal, MappingRefusal } from '../../mappings/errors.js';
 import type { MappingContext, OperationMapping } from '../../mappings/types.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { renderLegacyBytes } from '../legacy/render.js';
@@ -59,6 +61,9 @@ export async function answerThroughApi2(
         answer: gatewayError(502, 'api2-schema', `Bad gateway: ${error.message} (${operation.id}).`, json),
         error: `api2-schema ${error.call} ${error.path}`,
       };
+    }
+    if (error instanceof LegacyRefusal) {
+      return { answer: gatewayError(error.status, 'api2-status', error.message, json), error: `api2-status-${error.api2.status} as legacy ${error.status}` };
     }
     if (error instanceof MappingRefusal) {
       return { answer: gatewayError(error.status, 'not-mappable', error.message, json), error: 'not-mappable' };

@@ -20,6 +20,7 @@
  */
 import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
 import { toLegacyDate } from '../legacy/records.js';
+import { REVIEW_REFUSALS } from '../legacy/review-refusals.js';
 import type { GroceryItem, GroceryList, RecipeSearchResult, Review } from '../legacy/records.js';
 import { avatarUrl48, guidFromCounter, toRecipeDetail, toRecipeInfo } from './dataset.js';
 import type { MakeAgain, NeutralGroceryItem, NeutralRecipe, NeutralReview, RecipeDetail } from './dataset.js';
@@ -93,7 +94,7 @@ export class LegacyStore extends DatasetStore {
 
   getReview(reviewId: number): StoreResult<Review> {
     const review = this.reviews.get(reviewId);
-    return review ? ok(this.toReview(review)) : fail(404, `Review ${reviewId} was not found.`);
+    return review ? ok(this.toReview(review)) : fail(404, REVIEW_REFUSALS.notFound(reviewId));
   }
 
   listReviews(recipeId: number, viewerId: number | null): StoreResult<Review[]> {
@@ -117,9 +118,9 @@ export class LegacyStore extends DatasetStore {
 
   updateReview(userId: number, reviewId: number, input: ReviewInput): StoreResult<Review> {
     const review = this.reviews.get(reviewId);
-    if (!review) return fail(404, `Review ${reviewId} was not found.`);
-    if (review.userId !== userId) return fail(403, `Review ${reviewId} belongs to another user.`);
-    if (review.recipeId !== input.recipeId) return fail(400, `The request is invalid: rid must be the recipe of review ${reviewId}.`);
+    if (!review) return fail(404, REVIEW_REFUSALS.notFound(reviewId));
+    if (review.userId !== userId) return fail(403, REVIEW_REFUSALS.anotherUsers(reviewId));
+    if (review.recipeId !== input.recipeId) return fail(400, REVIEW_REFUSALS.wrongRecipe(reviewId));
     Object.assign(review, {
       rating: input.rating,
       makeAgain: input.makeAgain,
@@ -133,8 +134,8 @@ export class LegacyStore extends DatasetStore {
 
   deleteReview(userId: number, reviewId: number): StoreResult<null> {
     const review = this.reviews.get(reviewId);
-    if (!review) return fail(404, `Review ${reviewId} was not found.`);
-    if (review.userId !== userId) return fail(403, `Review ${reviewId} belongs to another user.`);
+    if (!review) return fail(404, REVIEW_REFUSALS.notFound(reviewId));
+    if (review.userId !== userId) return fail(403, REVIEW_REFUSALS.anotherUsers(reviewId));
     this.removeReview(review);
     return ok(null);
   }
