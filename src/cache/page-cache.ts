@@ -45,6 +45,8 @@ interface Entry {
   readonly policy: FreshnessPolicy;
   readonly size: number;
   readonly group: string | null;
+  /** The shared tier's generations it was filled under (undefined: filled while the tier was out, or without one). */
+  readonly stamp: string | undefined;
 }
 
 export interface PageCacheOptions {
@@ -108,6 +110,13 @@ export class PageCache {
   private readonly groups = new Map<string, Set<string>>();
   private readonly tier: CacheTier | undefined;
   private readonly flow: TierFlow | undefined;
+  /**
+   * Local invalidations, so a fill that started before one never stores its answer after it:
+   * `epoch` counts them, `allMark` / `groupMarks` say when everything / a group was last dropped.
+   */
+  private epoch = 0;
+  private allMark = 0;
+  private readonly groupMarks = new Map<string, number>();
 
   constructor(options: PageCacheOptions) {
     this.now = options.now ?? (() => Date.now());
@@ -128,10 +137,12 @@ export class PageCache {
     if (this.tier) {
       this.flow = new TierFlow(this.tier, {
         now: this.now,
-        storeLocal: (request, entry) => this.store(request, entry.answer, entry.storedAt),
+        epoch: () => this.epoch,
+        storeLocal: (request, entry, stamp, since) => this.store(request, entry.answer, since, entry.storedAt, stamp),
         countTierHit: () => void (this.counters.tierHits += 1),
       });
-      this.tier.onInvalidate((group) => (group === null ? this.entries.clear() : this.dropGroup(group)));
+      this.tier.onInvalidate((group) => (group === null ? this.dropAll() : this.dropGroup(group)));
+      this.tier.onResync?.(() => this.dropOutdated());
     }
   }
 
@@ -151,18 +162,36 @@ export class PageCache {
     }
     const entry = request.mayReadStored ? this.entries.get(request.key) : undefined;
     const age = entry ? this.now() - entry.storedAt : Infinity;
-    if (entry && age < entry.policy.ttlMs) {
+    if (entry && age < entry.policy.ttlMs + entry.policy.staleWhileRevalidateMs) {
+      // A shared tier says whether a write through any replica dropped this copy since it was filled.
+      const current = this.tier?.currentStamp?.(entry.group);
+      if (current instanceof Promise) return current.then((stamp) => this.serveChecked(request, entry, stamp));
+      return this.serveStored(request, entry, age);
+    }
+    return this.serveMissed(request, entry, age);
+  }
+
+  private serveStored(request: ServeRequest, entry: Entry, age: number): Served {
+    if (age < entry.policy.ttlMs) {
       this.counters.hits += 1;
       return { answer: entry.answer, outcome: 'HIT' };
     }
-    if (entry && age < entry.policy.ttlMs + entry.policy.staleWhileRevalidateMs) {
-      this.counters.stale += 1;
-      this.refreshInBackground(request);
-      return { answer: entry.answer, outcome: 'STALE' };
-    }
+    this.counters.stale += 1;
+    this.refreshInBackground(request);
+    return { answer: entry.answer, outcome: 'STALE' };
+  }
+
+  private serveMissed(request: ServeRequest, entry: Entry | undefined, age: number): Promise<Served> {
     if (this.flow) return this.serveThroughTier(this.flow, request, entry);
     this.counters.misses += 1;
     return this.serveMiss(request, entry, age);
+  }
+
+  /** An L1 copy against the tier's current stamp (undefined: the tier cannot say, the copy is served as without one). */
+  private serveChecked(request: ServeRequest, entry: Entry, current: string | undefined): Served | Promise<Served> {
+    if (current === undefined || current === entry.stamp) return this.serveStored(request, entry, this.now() - entry.storedAt);
+    if (this.entries.peek(request.key) === entry) this.entries.delete(request.key);
+    return this.serveMissed(request, undefined, Infinity);
   }
 
   private async serveThroughTier(flow: TierFlow, request: ServeRequest, entry: Entry | undefined): Promise<Served> {
@@ -190,20 +219,52 @@ export class PageCache {
     return { answer, outcome: 'MISS' };
   }
 
-  /** Drops every entry (e.g. a write changed what pages show). */
-  invalidateAll(): void {
-    this.entries.clear();
-    this.tier?.invalidateAll();
+  /**
+   * Drops every entry (e.g. a write changed what pages show), here at once and on every replica
+   * through the shared tier: resolves once the tier took it (true), or could not in time (false).
+   */
+  invalidateAll(): Promise<boolean> {
+    this.dropAll();
+    return this.tier ? this.tier.invalidateAll() : Promise.resolve(true);
   }
 
-  /** Drops the entries of one group (e.g. one user's pages after their favorites changed). */
-  invalidateGroup(group: string): void {
+  /** Drops the entries of one group (e.g. one user's pages after their favorites changed); resolves as invalidateAll. */
+  invalidateGroup(group: string): Promise<boolean> {
     this.dropGroup(group);
-    this.tier?.invalidateGroup(group);
+    return this.tier ? this.tier.invalidateGroup(group) : Promise.resolve(true);
+  }
+
+  private dropAll(): void {
+    this.epoch += 1;
+    this.allMark = this.epoch;
+    this.groupMarks.clear();
+    this.entries.clear();
   }
 
   private dropGroup(group: string): void {
+    this.epoch += 1;
+    // Bounded: past 10,000 groups dropped, a fill in flight is judged against "everything dropped".
+    if (this.groupMarks.size >= 10_000) {
+      this.allMark = this.epoch;
+      this.groupMarks.clear();
+    } else this.groupMarks.set(group, this.epoch);
     for (const key of [...(this.groups.get(group) ?? [])]) this.entries.delete(key);
+  }
+
+  /** Whether an invalidation dropped this group's pages after `since` (an epoch read when a fill started). */
+  private droppedSince(since: number, group: string | null): boolean {
+    return this.allMark > since || (group !== null && (this.groupMarks.get(group) ?? 0) > since);
+  }
+
+  /** The tier is back: drops every copy filled under other generations than the current ones (messages may have been lost). */
+  private dropOutdated(): void {
+    const tier = this.tier;
+    if (!tier?.currentStamp) return;
+    for (const [key, entry] of this.entries.entries()) {
+      void Promise.resolve(tier.currentStamp(entry.group)).then((current) => {
+        if (current !== entry.stamp && this.entries.peek(key) === entry) this.entries.delete(key);
+      });
+    }
   }
 
   private staleOnError(entry: Entry): Served {
@@ -226,9 +287,10 @@ export class PageCache {
   private fetchAndStore(request: ServeRequest, call: () => Promise<StoredAnswer>): Promise<StoredAnswer> {
     const running = this.inflight.get(request.flightKey);
     if (running) return running;
+    const since = this.epoch;
     const started = call()
       .then((answer) => {
-        if (answer.status === 200 && request.storable(answer)) this.store(request, answer);
+        if (answer.status === 200 && request.storable(answer)) this.store(request, answer, since);
         return answer;
       })
       .finally(() => this.inflight.delete(request.flightKey));
@@ -236,9 +298,11 @@ export class PageCache {
     return started;
   }
 
-  private store(request: ServeRequest, answer: StoredAnswer, storedAt = this.now()): void {
+  /** `since`: the epoch when the fill started (its answer is not kept if a write dropped its pages meanwhile). */
+  private store(request: ServeRequest, answer: StoredAnswer, since: number, storedAt = this.now(), stamp?: string): void {
+    if (this.droppedSince(since, request.group)) return;
     const { policy } = request;
-    const entry: Entry = { answer, storedAt, policy, size: sizeOf(request.key, answer), group: request.group };
+    const entry: Entry = { answer, storedAt, policy, size: sizeOf(request.key, answer), group: request.group, stamp };
     const keepFor = policy.ttlMs + Math.max(policy.staleWhileRevalidateMs, policy.staleIfErrorMs) - (this.now() - storedAt);
     if (keepFor <= 0) return;
     this.entries.set(request.key, entry, { ttl: keepFor });

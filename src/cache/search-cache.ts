@@ -105,9 +105,13 @@ export class SearchCache {
     });
   }
 
-  /** A successful write of `operation` changed what pages show (as the catalogue says). */
-  afterWrite(operation: Operation, authorization: string | undefined): void {
-    if (operation.drops === 'all-pages') this.pages.invalidateAll();
-    else if (operation.drops === 'user-pages' && authorization) this.pages.invalidateGroup(this.hash(`authorization\n${authorization}`));
+  /**
+   * A successful write of `operation` changed what pages show (as the catalogue says). Resolves
+   * once the shared tier took the invalidation, or once it could not in time (the tier bounds
+   * the wait, logs and counts it); never rejects: the write is answered either way.
+   */
+  async afterWrite(operation: Operation, authorization: string | undefined): Promise<void> {
+    if (operation.drops === 'all-pages') await this.pages.invalidateAll();
+    else if (operation.drops === 'user-pages' && authorization) await this.pages.invalidateGroup(this.hash(`authorization\n${authorization}`));
   }
 }

@@ -23,8 +23,10 @@ export interface FlowResult {
 
 export interface FlowHooks {
   now(): number;
-  /** Puts an entry in L1 (an answer produced here, or one read from L2). */
-  storeLocal(request: ServeRequest, entry: TierEntry): void;
+  /** L1's invalidation epoch, read when a flow starts and handed back to storeLocal. */
+  epoch(): number;
+  /** Puts an entry in L1 (an answer produced here, or one read from L2), unless L1 dropped its group after `since`. */
+  storeLocal(request: ServeRequest, entry: TierEntry, stamp: string | undefined, since: number): void;
   /** Counts an L2 hit (HIT or STALE served from L2). */
   countTierHit(): void;
 }
@@ -47,11 +49,12 @@ export class TierFlow {
 
   /** A client's no-cache: the upstream's good answer replaces the entry in both tiers. */
   async bypass(request: ServeRequest): Promise<StoredAnswer> {
+    const since = this.hooks.epoch();
     const read = await this.tier.read(request.key, request.group, null);
     const answer = await request.produce();
     if (answer.status === 200 && request.storable(answer)) {
       const entry: TierEntry = { answer, storedAt: this.hooks.now(), policy: request.policy };
-      this.hooks.storeLocal(request, entry);
+      this.hooks.storeLocal(request, entry, read?.stamp, since);
       this.tier.write(request.key, request.group, entry, read?.stamp ?? '', undefined);
     }
     return answer;
@@ -74,22 +77,24 @@ export class TierFlow {
   }
 
   private async run(request: ServeRequest, fallback: TierEntry | undefined, call: () => Promise<StoredAnswer>, background: boolean): Promise<FlowResult> {
-    let read = await this.read(request);
+    const since = this.hooks.epoch();
+    const read = await this.read(request);
     const found = this.readable(request, read);
-    if (found) {
+    if (found && read) {
       const age = this.hooks.now() - found.storedAt;
-      if (age < found.policy.ttlMs) return this.adopt(request, found, 'HIT');
+      if (age < found.policy.ttlMs) return this.adopt(request, found, 'HIT', read.stamp, since);
       if (age < found.policy.ttlMs + found.policy.staleWhileRevalidateMs && !background) {
-        const served = this.adopt(request, found, 'STALE');
+        const served = this.adopt(request, found, 'STALE', read.stamp, since);
         setTimeout(() => this.refresh(request), 0);
         return served;
       }
     }
     const stale = newest(fallback, found);
-    const lock = await this.tier.lock(request.flightKey);
+    const lockKey = request.flightKey;
+    const lock = await this.tier.lock(lockKey);
     if (lock === 'held') {
-      const filled = await this.waitForFill(request);
-      if (filled) return this.adopt(request, filled.entry, 'MISS');
+      const filled = await this.waitForFill(request, lockKey);
+      if (filled) return this.adopt(request, filled.entry, 'MISS', filled.stamp, since);
     }
     const lease: TierLease | undefined = typeof lock === 'object' ? lock : undefined;
     let answer: StoredAnswer;
@@ -102,7 +107,7 @@ export class TierFlow {
     }
     if (answer.status === 200 && request.storable(answer)) {
       const entry: TierEntry = { answer, storedAt: this.hooks.now(), policy: request.policy };
-      this.hooks.storeLocal(request, entry);
+      this.hooks.storeLocal(request, entry, read?.stamp, since);
       this.tier.write(request.key, request.group, entry, read?.stamp ?? '', lease);
     }
     lease?.release();
@@ -111,18 +116,20 @@ export class TierFlow {
   }
 
   /** Polls L2 while another replica holds the lock; null when the lock went away empty-handed. */
-  private async waitForFill(request: ServeRequest): Promise<{ entry: TierEntry } | null | undefined> {
+  private async waitForFill(request: ServeRequest, lockKey: string): Promise<{ entry: TierEntry; stamp: string } | null | undefined> {
     const deadline = this.hooks.now() + this.tier.lockTtlMs;
     while (this.hooks.now() < deadline) {
       await sleep(this.pollMs);
-      const entry = this.readable(request, await this.read(request));
-      if (entry && this.hooks.now() - entry.storedAt < entry.policy.ttlMs) return { entry };
-      if (!(await this.tier.locked(request.flightKey))) {
-        const last = this.readable(request, await this.read(request));
-        return last && this.hooks.now() - last.storedAt < last.policy.ttlMs ? { entry: last } : null;
-      }
+      const filled = this.freshFill(request, await this.read(request));
+      if (filled) return filled;
+      if (!(await this.tier.locked(lockKey))) return this.freshFill(request, await this.read(request)) ?? null;
     }
     return undefined;
+  }
+
+  private freshFill(request: ServeRequest, read: TierRead | undefined): { entry: TierEntry; stamp: string } | undefined {
+    const entry = this.readable(request, read);
+    return entry && read && this.hooks.now() - entry.storedAt < entry.policy.ttlMs ? { entry, stamp: read.stamp } : undefined;
   }
 
   private read(request: ServeRequest): Promise<TierRead | undefined> {
@@ -133,8 +140,8 @@ export class TierFlow {
     return read?.entry && (request.mayReadStored || read.trusted) ? read.entry : undefined;
   }
 
-  private adopt(request: ServeRequest, entry: TierEntry, outcome: CacheOutcome): FlowResult {
-    this.hooks.storeLocal(request, entry);
+  private adopt(request: ServeRequest, entry: TierEntry, outcome: CacheOutcome, stamp: string, since: number): FlowResult {
+    this.hooks.storeLocal(request, entry, stamp, since);
     if (outcome !== 'MISS') this.hooks.countTierHit();
     return { answer: entry.answer, outcome };
   }

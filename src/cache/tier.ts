@@ -47,10 +47,22 @@ export interface CacheTier {
   readonly lockTtlMs: number;
   /** Remembers a fact (e.g. "this api key was answered 200") for every replica, for ttlMs. */
   remember(fact: string, ttlMs: number): void;
-  /** Drops every entry on every replica. */
-  invalidateAll(): void;
-  /** Drops one group's entries on every replica. */
-  invalidateGroup(group: string): void;
+  /**
+   * Drops every entry on every replica. Resolves true once the tier holds the invalidation (every
+   * replica's next read sees it), false when it could not be made sure in time (the tier is out or
+   * slow: the implementation bounds the wait, says so and counts it). Never rejects.
+   */
+  invalidateAll(): Promise<boolean>;
+  /** Drops one group's entries on every replica; resolves as invalidateAll. */
+  invalidateGroup(group: string): Promise<boolean>;
   /** Told of invalidations made by any replica (group null: all), to drop L1 entries. */
   onInvalidate(listener: (group: string | null) => void): void;
+  /**
+   * The stamp a read of this group would carry now (the shared generations), so an L1 entry filled
+   * under an older one is not served: undefined when the tier cannot say (out: L1 is trusted as
+   * without a tier). Absent on a tier that cannot answer it cheaply (L1 hits are then not checked).
+   */
+  readonly currentStamp?: (group: string | null) => string | undefined | Promise<string | undefined>;
+  /** Told when the tier is back after an outage or a lost subscription: messages may have been missed. */
+  onResync?(listener: () => void): void;
 }

@@ -78,12 +78,13 @@ export class CacheApiTier implements CacheTier {
     this.track(sha(fact).then((hash) => this.set(`f/${hash}`, '1', Math.max(1, Math.floor(ttlMs / 1000)))));
   }
 
-  invalidateAll(): void {
-    this.track(this.set('gen', newGeneration(), MAX_AGE_S));
+  /** Resolves once the data centre's cache holds the new generation (a refused put reads as done: the cache is then without it). */
+  invalidateAll(): Promise<boolean> {
+    return this.track(this.set('gen', newGeneration(), MAX_AGE_S)).then(() => true);
   }
 
-  invalidateGroup(group: string): void {
-    this.track(sha(group).then((hash) => this.set(`gen/${hash}`, newGeneration(), MAX_AGE_S)));
+  invalidateGroup(group: string): Promise<boolean> {
+    return this.track(sha(group).then((hash) => this.set(`gen/${hash}`, newGeneration(), MAX_AGE_S))).then(() => true);
   }
 
   onInvalidate(listener: (group: string | null) => void): void {
@@ -95,9 +96,10 @@ export class CacheApiTier implements CacheTier {
     return this.pending.size === 0 ? undefined : Promise.all([...this.pending]).then(() => undefined);
   }
 
-  private track(write: Promise<void>): void {
+  private track(write: Promise<void>): Promise<void> {
     this.pending.add(write);
     void write.finally(() => this.pending.delete(write));
+    return write;
   }
 
   private async get(path: string): Promise<Response | undefined> {

@@ -92,7 +92,7 @@ export interface StartOptions {
 
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   let generations: Generations | undefined;
-  const fleet = await startFleet(config, (state, reason) => fleetLog(observability, state, reason));
+  const fleet = await startFleet(config, (msg, level, fields) => fleetLog(observability, msg, level, fields));
   const readiness = new Readiness([fleet.notReadyReason]);
   const liveBucketMs = 5_000;
   const live = createLiveCounters({ bucketMs: liveBucketMs, store: fleet.counterStore(liveBucketMs) });
@@ -326,10 +326,9 @@ async function readyDelay(ms: number, cutShort: () => boolean): Promise<void> {
   while (Date.now() < until && !cutShort()) await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - Date.now())));
 }
 
-function fleetLog(observability: NodeObservability, state: string, reason: string): void {
-  const fields = { tier: 'redis', state, reason, effect: state === 'up' ? 'shared cache in use' : 'L1 only' };
-  if (observability.usageLog) observability.usageLog.event('cache-tier', fields);
-  else console.error(JSON.stringify({ level: state === 'up' ? 'info' : 'warn', msg: 'cache-tier', ...fields }));
+function fleetLog(observability: NodeObservability, msg: string, level: string, fields: Readonly<Record<string, string>>): void {
+  if (observability.usageLog) observability.usageLog.event(msg, fields);
+  else console.error(JSON.stringify({ level, msg, ...fields }));
 }
 
 function shadowSink(observability: NodeObservability, live: LiveCounters, extra: StartOptions['onShadow']): (record: ShadowRecord) => void {

@@ -92,8 +92,9 @@ function answerRead(parts: PipelineParts, c: Context, arrival: Arrival, read: Bo
   }
   const legacy = { clientHeaders: headers, rawBody: read.body, shared: false, signal: runtime.clientSignal(c) };
   return answerFromSide(parts, request, side, legacy).then((attempt) => {
-    if (searchCache && operation.drops && attempt.answer.status < 300) searchCache.afterWrite(operation, request.authorization);
     if (shadow) offerShadow(parts, request, arrival.requestId, attempt.answer, (work) => runtime.defer?.(c, work));
+    // Answered once every replica will see the write (afterWrite bounds the wait and never rejects).
+    if (searchCache && operation.drops && attempt.answer.status < 300) return searchCache.afterWrite(operation, request.authorization).then(() => attempt);
     return attempt;
   });
 }

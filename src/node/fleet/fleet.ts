@@ -7,34 +7,10 @@
  * command), so a dead or slow Redis trips the breaker at once instead of holding requests; a probe
  * (PING every `retryMs`) puts it back. Each change is one log line and shows in the metrics.
  */
-import type { MappingMemory } from '../../../mappings/types.js';
-import type { TierState } from '../../cache/tier-breaker.js';
 import type { GatewayConfig } from '../../config/schema.js';
-import type { CounterStore } from '../../migration/live-counters.js';
-import type { RedisTier } from './redis-tier.js';
+import type { Fleet, FleetLog } from './fleet-types.js';
 
-export interface FleetStatus {
-  readonly tier: string;
-  readonly up: boolean;
-  readonly errors: number;
-  readonly transitions: number;
-}
-
-export interface Fleet {
-  readonly tier: RedisTier | undefined;
-  readonly memory: MappingMemory | undefined;
-  /** The key the replicas hash api keys and credentials with. */
-  readonly hashKey: string | undefined;
-  /** Where the replicas sum their live migration counters (src/migration/live-counters.ts). */
-  counterStore(bucketMs: number): CounterStore | undefined;
-  /** Why this replica should get no traffic now (a required Redis out), or null. */
-  notReadyReason(): string | null;
-  status(): FleetStatus | undefined;
-  readonly notes: readonly string[];
-  close(): Promise<void>;
-}
-
-export type FleetLog = (state: TierState, reason: string) => void;
+export type { Fleet, FleetLog, FleetStatus } from './fleet-types.js';
 
 export async function startFleet(config: GatewayConfig, log: FleetLog): Promise<Fleet> {
   const redisConfig = config.cache.redis;

@@ -6,7 +6,7 @@ import type { RedisOptions } from 'ioredis';
 import { TierBreaker } from '../../cache/tier-breaker.js';
 import type { RedisTierConfig } from '../../config/fleet.js';
 import { createRedisCounterStore } from '../../migration/redis-counter-store.js';
-import type { Fleet, FleetLog } from './fleet.js';
+import type { Fleet, FleetLog } from './fleet-types.js';
 import { createRedisMappingMemory } from './redis-memory.js';
 import { RedisTier } from './redis-tier.js';
 
@@ -15,7 +15,7 @@ export function startRedisFleet(redisConfig: RedisTierConfig, hashKey: string, l
   let closed = false;
   const breaker = new TierBreaker((state, reason) => {
     transitions += 1;
-    if (!closed) log(state, reason);
+    if (!closed) log('cache-tier', state === 'up' ? 'info' : 'warn', { tier: 'redis', state, reason, effect: state === 'up' ? 'shared cache in use' : 'L1 only' });
   });
   const options: RedisOptions = {
     enableOfflineQueue: false,
@@ -37,6 +37,12 @@ export function startRedisFleet(redisConfig: RedisTierConfig, hashKey: string, l
     lockTtlMs: redisConfig.lockTtlMs,
     maxEntryBytes: redisConfig.maxEntryBytes,
     breaker,
+    commandTimeoutMs: redisConfig.commandTimeoutMs,
+    onUnacknowledged: (reason) => {
+      if (closed) return;
+      const effect = 'write answered; replicas that cannot reach Redis may serve older pages; replayed when Redis is back';
+      log('cache-invalidation', 'warn', { tier: 'redis', acknowledged: 'false', reason, effect });
+    },
   });
   const probe = (): void => {
     if (breaker.state === 'up') return;
@@ -59,7 +65,7 @@ export function startRedisFleet(redisConfig: RedisTierConfig, hashKey: string, l
     hashKey,
     counterStore: (bucketMs) => createRedisCounterStore(client, redisConfig.keyPrefix, bucketMs, breaker),
     notReadyReason: () => (redisConfig.required && breaker.state === 'down' ? 'redis out' : null),
-    status: () => ({ tier: 'redis', up: breaker.state === 'up', errors: breaker.errors, transitions }),
+    status: () => ({ tier: 'redis', up: breaker.state === 'up', errors: breaker.errors, transitions, unacknowledgedInvalidations: tier.unacknowledged }),
     notes: [],
     async close() {
       closed = true;

@@ -30,3 +30,16 @@ local current = redis.call('GETRANGE', KEYS[1], 0, 15)
 if current ~= '' and current > fence then return 0 end
 redis.call('SET', KEYS[1], fence .. ARGV[1], 'PX', ARGV[2])
 return 1`;
+
+/**
+ * KEYS: generation. ARGV: channel, message, expiry ms (0: none). Moves the generation past both its
+ * value and Redis's clock (so it never comes back to a value an entry or an L1 copy was filled
+ * under, even after a FLUSHALL or an expiry), then tells every replica. Returns the new generation.
+ */
+export const INVALIDATE_SCRIPT = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local current = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+local generation = string.format('%.0f', math.max(current + 1, now))
+if tonumber(ARGV[3]) > 0 then redis.call('SET', KEYS[1], generation, 'PX', ARGV[3]) else redis.call('SET', KEYS[1], generation) end
+redis.call('PUBLISH', ARGV[1], ARGV[2])
+return generation`;

@@ -8,19 +8,27 @@
  *   p l:<h(flight)>   single-flight lock, value = a random token, PX = lockTtlMs
  *   p inval           pub/sub channel: `<instance> *` or `<instance> g:<group>`
  *
- * Invalidation (DECISION): keyspace generations for L2, pub/sub for L1. An entry carries the
- * generations read before its upstream call, and is read in the same MGET as the current ones:
- * a write through any replica hides every older entry at once, exactly, even one stored after the
- * invalidation by a slow replica; no message can be lost for L2. L1 hits never ask Redis (the
- * bench budget), so L1 is dropped by pub/sub messages; messages missed while Redis or the
- * subscriber was away are covered by dropping the whole L1 when the tier comes back.
+ * Invalidation (DECISION): keyspace generations, checked on every read of a page, L1 hits included.
+ * A generation moves past its value and Redis's clock (INVALIDATE_SCRIPT), so it never comes back
+ * to an older value, even after a FLUSHALL. An entry carries the generations read before its
+ * upstream call, and is read in the same MGET as the current ones: a write through any replica
+ * hides every older entry at once, exactly, even one stored after the invalidation by a slow
+ * replica. The write's answer waits until Redis has taken the new generation (bounded by the
+ * command timeout; past it, or with Redis out, the write is answered anyway, logged and counted).
+ * An L1 copy remembers the stamp it was filled under, and an L1 hit compares it with the current
+ * generations (`currentStamp`: one MGET per event-loop turn for every hit of that turn, sent after
+ * they arrived), so no replica serves a page that a write answered before the hit arrived has
+ * dropped. The pub/sub message drops L1 copies at once (memory, and the case where Redis dies
+ * after the write: a replica that cannot ask Redis serves its L1 as without a tier); a message
+ * lost while Redis or the subscriber was away is covered by comparing every L1 copy's stamp with
+ * the current generations when the tier comes back (onResync).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { decodeEntry, encodeEntry } from '../../cache/tier-codec.js';
 import { TierBreaker } from '../../cache/tier-breaker.js';
 import type { CacheTier, LockOutcome, TierEntry, TierLease, TierRead } from '../../cache/tier.js';
-import { LOCK_SCRIPT, RELEASE_SCRIPT, STORE_SCRIPT } from './redis-scripts.js';
+import { INVALIDATE_SCRIPT, LOCK_SCRIPT, RELEASE_SCRIPT, STORE_SCRIPT } from './redis-scripts.js';
 
 /** DECISION: a group's generation lives a week past its last change; L2 entries never live longer. */
 const GROUP_GENERATION_TTL_MS = 7 * 24 * 3600_000;
@@ -32,13 +40,20 @@ export interface RedisTierOptions {
   readonly lockTtlMs: number;
   readonly maxEntryBytes: number;
   readonly breaker: TierBreaker;
+  /** The bound on a write's wait for its invalidation (`commandTimeoutMs`). */
+  readonly commandTimeoutMs: number;
+  /** An invalidation Redis did not take in time (out, slow, failing): the write was answered anyway. */
+  readonly onUnacknowledged?: (reason: string) => void;
 }
 
 type Scripted = Redis & {
   gwLock(lock: string, token: string, ttl: number): Promise<string | null>;
   gwRelease(lock: string, token: string): Promise<number>;
   gwStore(entry: string, value: Buffer, ttl: number, fence: string): Promise<number>;
+  gwInvalidate(generation: string, channel: string, message: string, expireMs: number): Promise<string>;
 };
+
+type StampBatch = Map<string | null, Array<(stamp: string | undefined) => void>>;
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -51,6 +66,10 @@ export class RedisTier implements CacheTier {
   /** Invalidations that could not reach Redis: replayed when it comes back. */
   private pendingAll = false;
   private readonly pendingGroups = new Set<string>();
+  private readonly resyncListeners: Array<() => void> = [];
+  /** The hits of this event-loop turn waiting for the current generations (sent at its end). */
+  private stampBatch: StampBatch | undefined;
+  private unacknowledgedCount = 0;
 
   constructor(private readonly options: RedisTierOptions) {
     this.lockTtlMs = options.lockTtlMs;
@@ -59,6 +78,7 @@ export class RedisTier implements CacheTier {
     redis.defineCommand('gwLock', { numberOfKeys: 1, lua: LOCK_SCRIPT });
     redis.defineCommand('gwRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
     redis.defineCommand('gwStore', { numberOfKeys: 1, lua: STORE_SCRIPT });
+    redis.defineCommand('gwInvalidate', { numberOfKeys: 1, lua: INVALIDATE_SCRIPT });
     this.redis = redis;
     options.subscriber.on('message', (_channel: string, message: string) => this.onMessage(message));
     void options.subscriber.subscribe(`${this.p}inval`).catch(() => undefined);
@@ -66,6 +86,11 @@ export class RedisTier implements CacheTier {
 
   get breaker(): TierBreaker {
     return this.options.breaker;
+  }
+
+  /** Invalidations answered without Redis taking them (since start). */
+  get unacknowledged(): number {
+    return this.unacknowledgedCount;
   }
 
   read(key: string, group: string | null, trustFact: string | null): Promise<TierRead | undefined> {
@@ -106,32 +131,90 @@ export class RedisTier implements CacheTier {
     void this.breaker.run(() => this.redis.set(`${this.p}f:${sha(fact)}`, '1', 'PX', ttlMs), null);
   }
 
-  invalidateAll(): void {
+  invalidateAll(): Promise<boolean> {
     this.pendingAll = true;
-    void this.breaker.run(async () => {
-      await this.redis.multi().incr(`${this.p}gen`).publish(`${this.p}inval`, `${this.instance} *`).exec();
-      this.pendingAll = false;
-    }, undefined);
+    return this.invalidate(`${this.p}gen`, `${this.instance} *`, 0, () => (this.pendingAll = false));
   }
 
-  invalidateGroup(group: string): void {
+  invalidateGroup(group: string): Promise<boolean> {
     this.pendingGroups.add(group);
-    const gen = this.groupGen(group);
-    void this.breaker.run(async () => {
-      await this.redis.multi().incr(gen).pexpire(gen, GROUP_GENERATION_TTL_MS).publish(`${this.p}inval`, `${this.instance} g:${group}`).exec();
-      this.pendingGroups.delete(group);
-    }, undefined);
+    return this.invalidate(this.groupGen(group), `${this.instance} g:${group}`, GROUP_GENERATION_TTL_MS, () => this.pendingGroups.delete(group));
   }
 
   onInvalidate(listener: (group: string | null) => void): void {
     this.listeners.push(listener);
   }
 
+  onResync(listener: () => void): void {
+    this.resyncListeners.push(listener);
+  }
+
+  /** Every hit of this event-loop turn shares one MGET, sent once the turn's arrivals are in (never one sent before a hit arrived). */
+  readonly currentStamp = (group: string | null): Promise<string | undefined> | undefined => {
+    if (this.breaker.state === 'down') return undefined;
+    let batch = this.stampBatch;
+    if (!batch) {
+      const started: StampBatch = (batch = this.stampBatch = new Map());
+      setImmediate(() => this.sendStamps(started));
+    }
+    let waiting = batch.get(group);
+    if (!waiting) batch.set(group, (waiting = []));
+    const joined = waiting;
+    return new Promise((resolve) => joined.push(resolve));
+  };
+
   /** Redis is back (or the subscriber reconnected): messages may have been missed meanwhile. */
   resync(): void {
-    for (const listener of this.listeners) listener(null);
-    if (this.pendingAll) this.invalidateAll();
-    for (const group of [...this.pendingGroups]) this.invalidateGroup(group);
+    // Replayed first: the stamps compared next are read after them on the same connection.
+    if (this.pendingAll) void this.invalidateAll();
+    for (const group of [...this.pendingGroups]) void this.invalidateGroup(group);
+    for (const listener of this.resyncListeners) listener();
+  }
+
+  private sendStamps(batch: StampBatch): void {
+    this.stampBatch = undefined;
+    const groups = [...batch.keys()];
+    const keys = [`${this.p}gen`, ...groups.flatMap((group) => (group === null ? [] : [this.groupGen(group)]))];
+    void this.breaker.run(() => this.redis.mget(...keys), undefined).then((values) => {
+      let next = 1;
+      for (const group of groups) {
+        const groupGen = group === null ? null : values?.[next++];
+        const stamp = values ? `${values[0] ?? '0'}.${groupGen ?? '0'}` : undefined;
+        for (const resolve of batch.get(group) ?? []) resolve(stamp);
+      }
+    });
+  }
+
+  /** The generation moved and every replica told, or false (counted, logged) once the bound passed. */
+  private invalidate(generation: string, message: string, expireMs: number, taken: () => void): Promise<boolean> {
+    if (this.breaker.state === 'down') return Promise.resolve(this.notTaken('redis out'));
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (ok: boolean, reason: string): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(ok || this.notTaken(reason));
+      };
+      const timer = setTimeout(() => settle(false, `no answer within ${this.options.commandTimeoutMs} ms`), this.options.commandTimeoutMs);
+      this.redis.gwInvalidate(generation, `${this.p}inval`, message, expireMs).then(
+        () => {
+          taken();
+          settle(true, '');
+        },
+        (error: unknown) => {
+          const reason = error instanceof Error ? error.message : String(error);
+          this.breaker.trip(reason);
+          settle(false, reason);
+        },
+      );
+    });
+  }
+
+  private notTaken(reason: string): false {
+    this.unacknowledgedCount += 1;
+    this.options.onUnacknowledged?.(reason);
+    return false;
   }
 
   private groupGen(group: string): string {

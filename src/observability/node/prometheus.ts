@@ -12,6 +12,7 @@
  *   gateway_upstream_requests{upstream,state}                         gauge, state: in-flight, waiting
  *   gateway_cache_tier_up{tier}                                       gauge, 1 while the shared cache tier (redis) is in use
  *   gateway_cache_tier_errors_total{tier}                             shared-tier calls that failed or found it out
+ *   gateway_cache_invalidations_unacknowledged_total{tier}            writes answered before the tier took their invalidation
  *   plus prom-client's default process metrics.
  *
  * Label children are looked up once per label combination and kept, so a request costs a map
@@ -58,7 +59,7 @@ export interface PrometheusOptions {
   /** The upstream pools in force, read at each scrape (they change with config reloads). */
   readonly upstreamPools?: () => ReadonlyArray<{ readonly name: string; readonly stats: UpstreamPoolStats }>;
   /** The shared cache tier's state, read at each scrape (undefined: none configured). */
-  readonly cacheTier?: () => { readonly tier: string; readonly up: boolean; readonly errors: number } | undefined;
+  readonly cacheTier?: () => { readonly tier: string; readonly up: boolean; readonly errors: number; readonly unacknowledgedInvalidations: number } | undefined;
 }
 
 export function createPrometheusMetrics(options: PrometheusOptions = {}): PrometheusMetrics {
@@ -214,6 +215,17 @@ function tierMetrics(read: NonNullable<PrometheusOptions['cacheTier']>, register
       this.reset();
       const status = read();
       if (status) this.labels(status.tier).inc(status.errors);
+    },
+  });
+  new Counter({
+    name: 'gateway_cache_invalidations_unacknowledged_total',
+    help: 'Writes answered before the shared cache tier took their invalidation (out, slow or failing; replayed when it is back).',
+    labelNames: ['tier'] as const,
+    registers,
+    collect() {
+      this.reset();
+      const status = read();
+      if (status) this.labels(status.tier).inc(status.unacknowledgedInvalidations);
     },
   });
 }
