@@ -74,6 +74,20 @@ describe('replicas sharing one redis', () => {
     expect(counting.calls('stew')).toBe(1);
   });
 
+  it('costs one upstream call for a page missed on both replicas, its api key known first-hand to A and through redis to B', async () => {
+    const counting = await countingUpstream(300);
+    const [a, b] = await replicas(counting.upstream.origin);
+    expect((await search(a, 'warm', 'first-hand-key')).status).toBe(200);
+    // A tells every replica the key was answered 200 (without waiting): until Redis holds it.
+    const client = redis.client();
+    const deadline = Date.now() + 10_000;
+    while ((await client.keys('*v1:f:*')).length === 0 && Date.now() < deadline) await sleep(20);
+    const [fromA, fromB] = await Promise.all([search(a, 'chowder', 'first-hand-key'), search(b, 'chowder', 'first-hand-key')]);
+    expect([fromA.status, fromB.status]).toEqual([200, 200]);
+    expect(fromB.text()).toBe(fromA.text());
+    expect(counting.calls('chowder')).toBe(1);
+  });
+
   it('shows a review written through A in the page B serves next', async () => {
     const legacy = await startLegacySandbox();
     cleanup.push(() => legacy.close());

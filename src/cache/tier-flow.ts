@@ -5,7 +5,8 @@
  *   read L2 (entry + invalidation stamp + trust fact, one round trip)
  *     fresh           → HIT (copied into L1)
  *     within swr      → STALE (copied into L1), then a background refresh
- *     else            → lock the flight (SET NX PX, fencing token)
+ *     else            → lock the page (SET NX PX, fencing token): the page key when this request
+ *                       may read the page (its api key known here or through L2), else the flight key
  *        got it       → call the upstream, store L1 and L2, release
  *        held         → poll L2 until the entry is filled, the lock is gone or its TTL passed;
  *                       then call the upstream ourselves if nothing came (a dead holder blocks no
@@ -90,7 +91,8 @@ export class TierFlow {
       }
     }
     const stale = newest(fallback, found);
-    const lockKey = request.flightKey;
+    // One lock per page for every replica that may read it, however it knows the api key (first-hand here, or through the tier).
+    const lockKey = request.mayReadStored || read?.trusted === true ? request.key : request.flightKey;
     const lock = await this.tier.lock(lockKey);
     if (lock === 'held') {
       const filled = await this.waitForFill(request, lockKey);
