@@ -1,15 +1,15 @@
 /**
  * The usage log on edge runtimes: one JSON line per request record on the console, which the
  * platform ships to its log pipeline (Workers Logs, Logpush, `wrangler tail`). The line has the
- * same fields and order as the Node usage log's pino lines (`level`, `time`, the record's fields
- * from src/observability/log-fields.ts, `msg: "request"`), so `npm run report` reads both alike.
+ * same bytes as the Node usage log's lines, written by the same function (src/observability/
+ * log-fields.ts `logLine`, from the fields declared in log-schema.ts), so `npm run report` reads both alike.
  * Records are `info` (30), answers 5xx `warn` (40), filtered by `observability.log.level`.
  * Every request line names its origin: `instance` (observability.instance, else one id per
  * isolate) and `config` (a hash of the config document in force).
  */
 import type { ObservabilityConfig } from '../config/observability.js';
 import type { RecordSink } from '../gateway/request-record.js';
-import { REQUEST_MESSAGE, toLogFields } from '../observability/log-fields.js';
+import { logLine as requestLine } from '../observability/log-fields.js';
 import type { LogOrigin } from '../observability/log-fields.js';
 
 /** pino's numeric levels, so edge and Node lines compare alike. */
@@ -22,7 +22,6 @@ export function logLine(write: LogWriter, level: keyof typeof LEVELS, msg: strin
   write(JSON.stringify({ level: LEVELS[level], time: Date.now(), ...fields, msg }));
 }
 
-/** The record sink, or undefined when the log is off. */
 /** One id per isolate, drawn on first use (workerd refuses random values in the global scope). */
 let isolate: string | undefined;
 
@@ -36,6 +35,7 @@ export function edgeOrigin(instance: string | undefined, configText: string): Lo
   return { instance: instance ?? (isolate ??= `isolate-${crypto.randomUUID()}`), config: (hash >>> 0).toString(16).padStart(8, '0') };
 }
 
+/** The record sink, or undefined when the log is off. */
 export function createConsoleSink(config: ObservabilityConfig['log'], write: LogWriter, origin: LogOrigin): RecordSink | undefined {
   if (!config.enabled) return undefined;
   const threshold = LEVELS[config.level];
@@ -43,6 +43,6 @@ export function createConsoleSink(config: ObservabilityConfig['log'], write: Log
   return (record) => {
     const level = (record.status ?? 0) >= 500 ? LEVELS.warn : LEVELS.info;
     if (level < threshold) return;
-    write(JSON.stringify({ level, time: Date.now(), ...toLogFields(record, origin), msg: REQUEST_MESSAGE }));
+    write(requestLine(record, level, Date.now(), origin));
   };
 }

@@ -1,7 +1,10 @@
 /**
- * One usage-log line → a request record (its fields read as the log schema types them,
- * src/observability/log-schema.ts), a shadow comparison, another JSON line (ignored), or a
- * broken line with its reason. Request records are the lines with `"msg":"request"`
+ * One usage-log line → a request record, a shadow comparison, another JSON line (ignored), or a
+ * broken line with its reason. Every declared field on a request or shadow line is checked by the
+ * one check of the declaration (src/observability/log-schema.ts `readField`): a line with a value
+ * that is not of its field's type (a negative `time`, a status of 65536, a latency of 1e10 ms) is
+ * broken, named by that field, for the file report and the ClickHouse ingest alike, which both read
+ * lines here and take the same values (`fields`). Request records are the lines with `"msg":"request"`
  * (src/observability/log-fields.ts); shadow comparisons those with `"msg":"shadow"`, written by
  * `UsageLog.event` (src/observability/node/usage-log.ts) from a `ShadowRecord`
  * (src/traffic/shadow.ts): the record's own ISO `time` is dropped and pino's epoch-ms `time` kept,
@@ -11,13 +14,16 @@
  *    "outcome":"differ","diffs":[{"path":"Results[].Title","kind":"changed"}],"noise":[],
  *    "legacyStatus":200,"api2Status":200,"msg":"shadow"}
  */
-import { RECORD_FIELDS } from '../observability/log-schema.js';
-import type { LogFieldType, RecordFieldName } from '../observability/log-schema.js';
+import { ENVELOPE_FIELDS, INVALID, ORIGIN_FIELDS, RECORD_FIELDS, readField } from '../observability/log-schema.js';
+import type { LogFieldSpec } from '../observability/log-schema.js';
 import type { LogRecord, ShadowLine } from './types.js';
 
+/** A line's declared fields as read (`readField`): what the report counts and what ClickHouse stores. */
+export type LineFields = Readonly<Record<string, unknown>>;
+
 export type ParsedLine =
-  | { readonly kind: 'record'; readonly record: LogRecord }
-  | { readonly kind: 'shadow'; readonly shadow: ShadowLine }
+  | { readonly kind: 'record'; readonly record: LogRecord; readonly fields: LineFields }
+  | { readonly kind: 'shadow'; readonly shadow: ShadowLine; readonly fields: LineFields }
   | { readonly kind: 'other' }
   | { readonly kind: 'broken'; readonly reason: string };
 
@@ -39,72 +45,75 @@ export function parseValue(value: unknown): ParsedLine {
   return fromFields(value as Record<string, unknown>);
 }
 
+/** Every declared field of a line but `msg`, checked on request and shadow lines alike. */
+const CHECKED: readonly LogFieldSpec[] = [...ENVELOPE_FIELDS, ...ORIGIN_FIELDS, ...RECORD_FIELDS];
+
+/**
+ * The line's declared fields read by their types; the name of the first one that is not of its
+ * type (or, on a request line, a required one that is missing or empty) when there is one.
+ */
+function readFields(raw: Record<string, unknown>, request: boolean): Record<string, unknown> | string {
+  const fields: Record<string, unknown> = {};
+  for (let i = 0; i < CHECKED.length; i++) {
+    const spec = CHECKED[i]!;
+    const value = readField(spec.type, raw[spec.name]);
+    if (value === INVALID) return spec.name;
+    if (value === undefined || value === '') {
+      if (spec.presence === 'required' && (request || spec.name === 'time')) return spec.name;
+      if (value === undefined) continue;
+    }
+    fields[spec.name] = value;
+  }
+  return fields;
+}
+
 function fromFields(raw: Record<string, unknown>): ParsedLine {
   const msg = raw['msg'];
   if (msg === 'shadow') return shadowFromFields(raw);
   if (msg !== 'request') return OTHER;
-
-  const time = timeOf(raw['time']);
-  if (time === undefined) return invalid('time');
-  const record: Record<string, unknown> = { time };
-  for (const name of READ) record[name] = readAs(TYPES.get(name) ?? 'string', raw[name]);
-  for (const name of REQUIRED) if (record[name] === undefined || record[name] === '') return invalid(name);
-  record['method'] ??= 'GET';
-  return { kind: 'record', record: record as unknown as LogRecord };
-}
-
-/** The request-line fields the report reads, typed by the log schema; these must be valid, else the line is broken. */
-const READ: readonly RecordFieldName[] = ['method', 'operation', 'pathTemplate', 'mode', 'form', 'versionPrefix', 'scheme', 'insecure', 'client', 'clientLabel', 'status', 'latencyMs', 'cache', 'routeMode', 'fallback'];
-const REQUIRED: readonly RecordFieldName[] = ['operation', 'status', 'mode'];
-const TYPES = new Map<string, LogFieldType>(RECORD_FIELDS.map((spec) => [spec.name, spec.type]));
-
-/** A field's value as its schema type reads it; undefined when it is absent or not of that type. */
-function readAs(type: LogFieldType, value: unknown): unknown {
-  switch (type) {
-    case 'true':
-    case 'boolean':
-      return value === true;
-    case 'status':
-    case 'count':
-      return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
-    case 'ms':
-      return typeof value === 'number' && value >= 0 ? value : undefined;
-    default:
-      return typeof value === 'string' ? value : undefined;
-  }
+  const fields = readFields(raw, true);
+  if (typeof fields === 'string') return invalid(fields);
+  fields['method'] ??= 'GET';
+  fields['insecure'] = fields['insecure'] === true;
+  fields['fallback'] = fields['fallback'] === true;
+  // The record is the fields themselves (a LogRecord's fields are among them): no second object per line.
+  const record = fields as unknown as LogRecord;
+  return { kind: 'record', record, fields };
 }
 
 const OUTCOMES: ReadonlySet<unknown> = new Set(['equal', 'differ', 'skipped']);
 
 function shadowFromFields(raw: Record<string, unknown>): ParsedLine {
   if (raw['kind'] !== undefined && raw['kind'] !== 'shadow') return invalidShadow('kind');
-  const time = timeOf(raw['time']);
-  if (time === undefined) return invalidShadow('time');
-  const operation = raw['operation'];
+  const fields = readFields(raw, false);
+  if (typeof fields === 'string') return invalidShadow(fields);
+  const time = fields['time'] as number;
+  const operation = fields['operation'];
   if (typeof operation !== 'string' || operation === '') return invalidShadow('operation');
   const outcome = raw['outcome'];
   if (!OUTCOMES.has(outcome)) return invalidShadow('outcome');
-  const reason = raw['reason'];
-  if (reason !== undefined && typeof reason !== 'string') return invalidShadow('reason');
+  const reason = readField('string', raw['reason']);
+  if (reason === INVALID) return invalidShadow('reason');
   const diffs = pathsOf(raw['diffs'], (d) => (typeof d === 'object' && d !== null ? (d as Record<string, unknown>)['path'] : undefined));
   if (diffs === undefined) return invalidShadow('diffs');
   const noise = pathsOf(raw['noise'], (n) => n);
   if (noise === undefined) return invalidShadow('noise');
   return {
     kind: 'shadow',
-    shadow: { time, operation, outcome: outcome as ShadowLine['outcome'], reason, diffs, noise },
+    shadow: { time, operation, outcome: outcome as ShadowLine['outcome'], reason: reason as string | undefined, diffs, noise },
+    fields,
   };
 }
 
 /** An absent list is empty; a list whose every entry gives a non-empty string path, those paths; else undefined. */
-function pathsOf(value: unknown, path: (entry: unknown) => unknown): string[] | undefined {
+function pathsOf(value: unknown, pathOf: (entry: unknown) => unknown): string[] | undefined {
   if (value === undefined) return [];
   if (!Array.isArray(value)) return undefined;
   const paths: string[] = [];
   for (const entry of value) {
-    const p = path(entry);
-    if (typeof p !== 'string' || p === '') return undefined;
-    paths.push(p);
+    const path = readField('string', pathOf(entry));
+    if (typeof path !== 'string' || path === '') return undefined;
+    paths.push(path);
   }
   return paths;
 }
@@ -115,14 +124,4 @@ function invalid(field: string): ParsedLine {
 
 function invalidShadow(field: string): ParsedLine {
   return { kind: 'broken', reason: `shadow record without a valid "${field}"` };
-}
-
-/** Epoch ms (pino's default) or an ISO string. */
-function timeOf(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value === 'string') {
-    const parsed = Date.parse(value);
-    return Number.isNaN(parsed) ? undefined : parsed;
-  }
-  return undefined;
 }

@@ -20,7 +20,7 @@
  * generation (`npm run bench -- gc`, cache hit with the log on: 190-330 B per request, 4 B with the log off or
  * with the batches written as bytes). A batch is encoded once here and written as it is.
  *
- *   {"level":30,"time":1732170000000,"instance":"pod-7","config":"3","requestId":"…","method":"GET","operation":"recipes.search",
+ *   {"level":30,"time":1732170000000,"instance":"pod-7","config":"9c1e…","requestId":"…","method":"GET","operation":"recipes.search",
  *    "mode":"legacy","insecure":false,"status":200,…,"msg":"request"}
  */
 import { mkdirSync, openSync } from 'node:fs';
