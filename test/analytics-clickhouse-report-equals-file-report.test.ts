@@ -98,7 +98,7 @@ describe('the migration report counted by ClickHouse', () => {
     const origin = { instance: 'pod-7', config: 'c0ffee01' };
     const full = logLine(
       {
-        requestId: 'r-ddl', startedAt: 0, method: 'GET', operation: 'recipes.search', pathTemplate: '/x/{n}', form: 'canonical', versionPrefix: 'v1',
+        requestId: 'r-ddl', traceId: '0af7651916cd43dd8448eb211c80319c', startedAt: 0, method: 'GET', operation: 'recipes.search', pathTemplate: '/x/{n}', form: 'canonical', versionPrefix: 'v1',
         absoluteForm: true, scheme: 'http', insecure: true, mode: 'api2', routeMode: 'canary', fallback: true, cache: 'HIT', status: 200,
         latencyMs: 12.34, upstreamMs: 5.6, bytesIn: 10, bytesOut: 2000, client: 'aaaaaaaaaaaaaaaa', clientLabel: 'ios', user: 'bbbbbbbbbbbbbbbb', error: 'none',
       },
