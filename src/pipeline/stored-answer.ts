@@ -15,7 +15,9 @@ const NOT_KEPT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding
 export function toStored(answered: Answer): StoredAnswer {
   const headers: Record<string, string> = {};
   for (const name in answered.headers) if (!NOT_KEPT.has(name)) headers[name] = answered.headers[name]!;
-  const setCookie: string[] = [];
+  // One Set-Cookie is among the headers, more among the repeated ones: both are kept apart (never stored).
+  const single = answered.headers['set-cookie'];
+  const setCookie: string[] = single === undefined ? [] : [single];
   for (const [name, value] of answered.repeated ?? []) {
     if (name === 'set-cookie') setCookie.push(value);
     // Other repeated fields are kept as one list (RFC 9110 5.3), as a Headers object joins them.
