@@ -73,21 +73,25 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
     ? new ShadowComparator({ maxConcurrent: config.traffic.shadow.maxConcurrent, ...(deps.onShadow ? { onRecord: deps.onShadow } : {}) })
     : null;
   deps.onTraffic?.({ shadow, breakers: upstreams.breakers });
+  const served = config.acceptedHosts ? hostMatcher([...config.legacyHosts, ...config.acceptedHosts]) : hostMatcher(config.legacyHosts);
   app.all(
     '*',
     requestContext({
       runtime: deps.runtime,
-      routes: deps.catalogue ? new RouteTable(deps.catalogue) : CATALOGUE_ROUTES,
       maxUrlLength: config.limits.maxUrlLength,
+      rules: {
+        routes: deps.catalogue ? new RouteTable(deps.catalogue) : CATALOGUE_ROUTES,
+        trusted: compileTrustedProxies(config.trustedProxies),
+        // The one place a request's route mode comes from.
+        routeMode: (operation) => routeMode(config, operation),
+      },
       sink: deps.onRecord,
       details: logDetails ? { identifier: deps.identifier ?? identifierFromConfig(config.observability) } : undefined,
       emit: logDetails ? deps.emitRecord : undefined,
-      trusted: compileTrustedProxies(config.trustedProxies),
-      routeMode: (operation) => routeMode(config, operation),
       guards: [
         methodGuard,
-        hostGuard(config.legacyHosts, config.acceptedHosts),
-        schemePolicy(config.plainHttpCredentials, config.listen.https?.port, hostMatcher([...config.legacyHosts, ...(config.acceptedHosts ?? [])])),
+        config.acceptedHosts ? hostGuard(served) : undefined,
+        schemePolicy(config.plainHttpCredentials, config.listen.https?.port, served),
       ],
       dispatch: dispatch({ config, upstreams, runtime: deps.runtime, mappingContext, searchCache, shadow }),
     }),

@@ -5,6 +5,7 @@
  * change to the gateway. The app is the real core, in process, in front of the real sandbox
  * legacy backend over HTTP.
  */
+import { testRuntime } from './support/test-runtime.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGatewayApp } from '../src/app.js';
 import { OPERATIONS } from '../src/catalogue/operations.js';
@@ -59,7 +60,7 @@ beforeAll(async () => {
         },
       }),
     },
-    runtime: { peer: () => ({ address: '127.0.0.1', tls: false }), clientSignal: () => undefined, absoluteForm: () => false },
+    runtime: testRuntime(),
     onRecord: (record) => records.push({ ...record }),
     catalogue: [...OPERATIONS, recipesGet],
   });

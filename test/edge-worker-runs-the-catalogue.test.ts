@@ -453,7 +453,7 @@ describe('edge runtime bindings (in-process)', () => {
     const { Hono } = await import('hono');
     const { edgeRuntime } = await import('../src/edge/runtime.js');
     const app = new Hono();
-    app.get('*', (c) => c.json({ peer: edgeRuntime.peer(c), absolute: edgeRuntime.absoluteForm(c), signal: edgeRuntime.clientSignal(c) instanceof AbortSignal }));
+    app.get('*', (c) => c.json({ peer: edgeRuntime.arrival(c, 8192).peer, absolute: edgeRuntime.arrival(c, 8192).absoluteForm, signal: edgeRuntime.clientSignal(c) instanceof AbortSignal }));
     expect(await (await app.request('https://gw.example/recipes')).json()).toEqual({ peer: { address: 'unknown', tls: true }, absolute: false, signal: true });
     expect(await (await app.request('http://gw.example/recipes', { headers: { 'cf-connecting-ip': '2001:db8::1' } })).json()).toMatchObject({ peer: { address: '2001:db8::1', tls: false } });
   });

@@ -145,6 +145,22 @@ describe('credentials over plain http', () => {
       await rejecting.close();
     }
   });
+
+  it('knows an api_key however the client spells it (API_Key, api%5Fkey), as the canonical request does: refused over plain http, never forwarded', async () => {
+    const rejecting = await startTestGateway(upstream.origin, { plainHttpCredentials: 'reject' });
+    try {
+      const before = upstream.requests.length;
+      for (const target of ['/recipes?title_kw=soup&API_Key=k', '/recipes?title_kw=soup&api%5Fkey=k']) {
+        const res = await send(rejecting.origin, { target, headers: { accept: 'application/json' } });
+        expect(res.status, target).toBe(403);
+        expect(res.headers['x-gateway-error'], target).toBe('insecure-credentials');
+        expect(rejecting.records.at(-1), target).toMatchObject({ insecure: true, status: 403 });
+      }
+      expect(upstream.requests.length).toBe(before);
+    } finally {
+      await rejecting.close();
+    }
+  });
 });
 
 describe('https listener', () => {

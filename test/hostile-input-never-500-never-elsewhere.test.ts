@@ -16,6 +16,7 @@
  * and during the whole run no TCP connection is opened at all (everything is in process), so
  * nothing outside the configured upstreams can have been contacted.
  */
+import { testRuntime } from './support/test-runtime.js';
 import { CATALOGUE_ROUTES } from '../src/catalogue/route-table.js';
 import net from 'node:net';
 import fc from 'fast-check';
@@ -38,11 +39,7 @@ const RUNS = Math.max(10_000, Number(process.env['HOSTILE_RUNS'] ?? 0) || 0);
 
 const calls: UpstreamCall[] = [];
 
-const runtime: RuntimeBindings = {
-  peer: () => ({ address: '127.0.0.1', tls: false }),
-  clientSignal: () => undefined,
-  absoluteForm: () => false,
-};
+const runtime: RuntimeBindings = testRuntime();
 
 function gatewayApp(routes: GatewayConfigInput['routes']) {
   const parsed = parseConfig({

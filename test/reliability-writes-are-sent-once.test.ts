@@ -15,6 +15,7 @@
  * and on a timeout; test/traffic-canary-shadow-fallback-breaker.test.ts that shadow never sends a
  * write to api2 and that grocery.create never falls back.)
  */
+import { testRuntime } from './support/test-runtime.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGatewayApp } from '../src/app.js';
 import type { OperationId } from '../src/catalogue/operations.js';
@@ -115,7 +116,7 @@ function appFor(write: Write, mode: Mode, fallback: boolean, outcome: Outcome, c
   return createGatewayApp({
     config: parsed.config,
     upstreams: { legacy: faulty('legacy', outcome, calls), api2: faulty('api2', outcome, calls) },
-    runtime: { peer: () => ({ address: '127.0.0.1', tls: false }), clientSignal: () => undefined, absoluteForm: () => false },
+    runtime: testRuntime(),
   });
 }
 

@@ -14,6 +14,7 @@
  * (test/usage-log-never-leaks-secrets.test.ts covers the usage log of ordinary traffic in every
  * request form; this suite adds the failure paths and every other output.)
  */
+import { testRuntime } from './support/test-runtime.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -264,7 +265,7 @@ describe('secrets', () => {
         legacy: inProcessUpstream('legacy', watching(createLegacySandboxApp(new LegacyStore()).fetch), calls),
         api2: inProcessUpstream('api2', watching(createApi2SandboxApp(new Api2Store()).fetch), calls),
       },
-      runtime: { peer: () => ({ address: '127.0.0.1', tls: false }), clientSignal: () => undefined, absoluteForm: () => false },
+      runtime: testRuntime(),
       shared: { searchCache },
     });
     const searches: Array<[string, Record<string, string>]> = [

@@ -5,7 +5,12 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hmacSha256, sha256, toHex } from '../src/observability/hmac-sha256.js';
-import { apiKeyOf, createIdentifier, hashClient } from '../src/observability/identity.js';
+import { createIdentifier, hashClient } from '../src/observability/identity.js';
+import { credentialsOf } from '../src/request/credentials.js';
+import { readPairs } from '../src/request/pairs.js';
+
+const apiKeyOf = (query: string): string | undefined => credentialsOf(readPairs(query), undefined).apiKey;
+const userOf = (authorization: string) => credentialsOf([], authorization).user;
 import { basic } from './support/http.js';
 
 describe('HMAC-SHA256 in the core', () => {
@@ -39,9 +44,9 @@ describe('client and user identity', () => {
     const clientHash = createHmac('sha256', key).update('api_key\nsecret-key').digest('hex').slice(0, 16);
     expect(hashClient(key, 'secret-key')).toBe(clientHash);
     const identifier = createIdentifier(key, { [clientHash]: 'partner' });
-    expect(identifier.client('api_key=secret-key')).toEqual({ hash: clientHash, label: 'partner' });
-    expect(identifier.user(basic('alice', 'alice-pass'))).toBe(createHmac('sha256', key).update('user\nalice').digest('hex').slice(0, 16));
-    expect(createIdentifier('another-key-000000001').client('api_key=secret-key')?.hash).not.toBe(clientHash);
-    expect(identifier.user('Bearer token')).toBeUndefined();
+    expect(identifier.client(apiKeyOf('api_key=secret-key'))).toEqual({ hash: clientHash, label: 'partner' });
+    expect(identifier.user(userOf(basic('alice', 'alice-pass')))).toBe(createHmac('sha256', key).update('user\nalice').digest('hex').slice(0, 16));
+    expect(createIdentifier('another-key-000000001').client(apiKeyOf('api_key=secret-key'))?.hash).not.toBe(clientHash);
+    expect(identifier.user(userOf('Bearer token'))).toBeUndefined();
   });
 });

@@ -13,19 +13,23 @@
  */
 import type { Context } from 'hono';
 import type { RuntimeBindings } from '../gateway/env.js';
+import { normaliseTarget, originFormOf } from '../http/target.js';
 
 export const UNKNOWN_PEER = 'unknown';
 
 export const edgeRuntime: RuntimeBindings = {
-  peer(c: Context) {
+  arrival(c: Context, maxUrlLength: number) {
     const address = c.req.header('cf-connecting-ip')?.trim() || UNKNOWN_PEER;
-    return { address, tls: c.req.url.startsWith('https:') };
+    return {
+      method: c.req.method,
+      target: normaliseTarget(originFormOf(c.req.url), maxUrlLength),
+      headers: c.req.header(),
+      peer: { address, tls: c.req.url.startsWith('https:') },
+      absoluteForm: false,
+    };
   },
   clientSignal(c: Context) {
     return (c.req.raw as { signal?: AbortSignal }).signal ?? undefined;
-  },
-  absoluteForm() {
-    return false;
   },
   defer(c: Context, work: Promise<unknown>) {
     let context: { waitUntil(promise: Promise<unknown>): void } | undefined;

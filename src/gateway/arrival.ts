@@ -1,13 +1,25 @@
 /**
- * What the gateway knows of a request as it arrives, read once by the request context
- * (src/pipeline/request-context.ts) before any stage runs: the guards decide over it, dispatch
- * makes it canonical, and the request record is written from it and the outcome
- * (src/gateway/request-record.ts). Never changed once built.
+ * What the gateway knows of a request as it arrives, built once by `arrive` from what the runtime
+ * hands over (src/gateway/env.ts, RuntimeArrival) before any stage runs: the guards decide over
+ * it, dispatch makes it canonical (src/request/canonical-request.ts), and the request record is
+ * written from it and the outcome (src/gateway/request-record.ts). Never changed once built.
  */
-import type { RouteMatch } from '../catalogue/route-table.js';
-import type { ClientView } from '../http/client-view.js';
+import type { OperationId } from '../catalogue/operations.js';
+import type { RouteMatch, RouteTable } from '../catalogue/route-table.js';
 import type { RouteMode } from '../config/schema.js';
+import { viewClient } from '../http/client-view.js';
+import type { ClientView } from '../http/client-view.js';
+import { endToEndHeaders } from '../http/headers.js';
+import type { PeerMatcher } from '../http/trusted-proxies.js';
+import { wantsJson } from '../legacy/render.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.js';
+import { TRACEPARENT_HEADER, TRACESTATE_HEADER, traceFrom } from '../observability/trace-context.js';
 import type { TraceContext } from '../observability/trace-context.js';
+import { credentialsOf } from '../request/credentials.js';
+import type { Credentials } from '../request/credentials.js';
+import { readPairs } from '../request/pairs.js';
+import type { Pair } from '../request/pairs.js';
+import type { RuntimeArrival } from './env.js';
 
 export interface Arrival {
   /** From `X-Request-Id` when acceptable, else generated. */
@@ -29,9 +41,13 @@ export interface Arrival {
   readonly path: string;
   /** The raw query string, without `?`. */
   readonly query: string;
+  /** The query's parameters, decoded, in order (src/request/pairs.ts). */
+  readonly pairs: readonly Pair[];
+  /** The api keys and the Authorization header, with its Basic user. */
+  readonly credentials: Credentials;
   /** The catalogue operation the request names; null when uncatalogued or unrouted. */
   readonly match: RouteMatch | null;
-  /** The configured mode of that operation's route (legacy, api2, canary, shadow). */
+  /** The mode of that operation's route (legacy, api2, canary, shadow): `ArrivalRules.routeMode`. */
   readonly routeMode: RouteMode | undefined;
   /** The client's scheme, address chain and host. */
   readonly client: ClientView;
@@ -39,4 +55,46 @@ export interface Arrival {
   readonly absoluteForm: boolean;
   /** Credentials (an api_key or Authorization) sent over plain http. */
   readonly insecure: boolean;
+  /** Why the target was refused before routing (400 or 414), when it was. */
+  readonly refusedTarget: { readonly status: 400 | 414; readonly reason: string } | undefined;
+}
+
+/** What `arrive` decides with, made once per config. */
+export interface ArrivalRules {
+  /** The operations recognised (the catalogue's route table). */
+  readonly routes: RouteTable;
+  /** Peers whose `X-Forwarded-*` headers are believed. */
+  readonly trusted: PeerMatcher;
+  /** The one place the request path learns a route's mode (a rollout controller hooks here). */
+  readonly routeMode: (operation: OperationId) => RouteMode;
+}
+
+/** The arrival of the request the runtime handed over; each fact is worked out here, once. */
+export function arrive(raw: RuntimeArrival, rules: ArrivalRules, startedPerf: number): Arrival {
+  const headers = endToEndHeaders(raw.headers as Record<string, string>);
+  const { target } = raw;
+  const pairs = readPairs(target.query);
+  const credentials = credentialsOf(pairs, headers['authorization']);
+  const match = target.ok ? rules.routes.match(raw.method, target.path) : null;
+  const client = viewClient(raw.peer, headers, rules.trusted);
+  return {
+    requestId: requestIdFrom(headers[REQUEST_ID_HEADER]),
+    trace: traceFrom(headers[TRACEPARENT_HEADER], headers[TRACESTATE_HEADER]),
+    startedAt: Date.now(),
+    startedPerf,
+    method: raw.method,
+    headers,
+    json: wantsJson(headers['accept'], headers['content-type']),
+    routed: target.ok,
+    path: target.ok ? target.path : '',
+    query: target.query,
+    pairs,
+    credentials,
+    match,
+    routeMode: match ? rules.routeMode(match.operation.id) : undefined,
+    client,
+    absoluteForm: raw.absoluteForm,
+    insecure: client.scheme === 'http' && credentials.carried,
+    refusedTarget: target.ok ? undefined : { status: target.status, reason: target.reason },
+  };
 }

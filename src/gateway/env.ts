@@ -5,21 +5,29 @@
 import type { Context } from 'hono';
 import type { AbortSignalLike } from '../upstream/types.js';
 import type { Peer } from '../http/client-view.js';
+import type { TargetResult } from '../http/target.js';
+
+/**
+ * A request as the runtime hands it to the core, finished: the core builds its arrival from this
+ * alone (src/gateway/arrival.ts, `arrive`) and never reads the runtime's request object.
+ */
+export interface RuntimeArrival {
+  readonly method: string;
+  /** The target as the client sent it, checked and normalised by src/http/target.ts (or refused). */
+  readonly target: TargetResult;
+  /** The request headers, lower-case names, as a plain object (the core keeps the end-to-end ones). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly peer: Peer;
+  /** The client sent an absolute-form target (it uses the gateway as its HTTP proxy). */
+  readonly absoluteForm: boolean;
+}
 
 /** The runtime-specific pieces (Node: from the socket; edge runtimes: from the platform). */
 export interface RuntimeBindings {
-  peer(c: Context): Peer;
+  /** The request, finished (targets longer than `maxUrlLength` refused with 414). */
+  arrival(c: Context, maxUrlLength: number): RuntimeArrival;
   /** A signal that aborts when the client goes away, or undefined when the runtime cannot tell. */
   clientSignal(c: Context): AbortSignalLike | undefined;
-  /** Whether the client sent an absolute-form target (it uses the gateway as its HTTP proxy). */
-  absoluteForm(c: Context): boolean;
-  /**
-   * The request headers, lower-case names, as a plain object. Optional: without it the core reads
-   * them through the Fetch API (on @hono/node-server that builds a Headers object per request).
-   */
-  requestHeaders?(c: Context): Record<string, string>;
-  /** The request target already normalised by the runtime (src/http/target.ts), when it did. */
-  normalisedTarget?(c: Context): { path: string; query: string } | undefined;
   /**
    * Work started for a request that its answer does not wait for (a stale page's refresh, a
    * shadow comparison): Node lets it run on (fire and forget); an edge runtime keeps the request's

@@ -80,7 +80,7 @@ export interface RecordedOutcome {
 }
 
 /** The request's facts the record reads (a Node refusal has no more than these). */
-export type RecordedArrival = Pick<Arrival, 'requestId' | 'startedAt' | 'method' | 'headers' | 'routed' | 'path' | 'query' | 'match' | 'routeMode' | 'absoluteForm' | 'insecure'> & {
+export type RecordedArrival = Pick<Arrival, 'requestId' | 'startedAt' | 'method' | 'headers' | 'routed' | 'path' | 'credentials' | 'match' | 'routeMode' | 'absoluteForm' | 'insecure'> & {
   readonly client: { readonly scheme: 'http' | 'https' };
   /** Absent on a request refused before the app (nothing was forwarded to follow). */
   readonly trace?: Arrival['trace'] | undefined;
@@ -100,9 +100,8 @@ export interface RecordedAnswer {
  * every record has one shape for the sinks that read it.
  */
 export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, answered: RecordedAnswer, identifier: Identifier | undefined): RequestRecord {
-  const { match } = arrival;
-  const authorization = arrival.headers['authorization'];
-  const who = identifier?.client(arrival.query);
+  const { match, credentials } = arrival;
+  const who = identifier?.client(credentials.apiKey);
   const contentLength = arrival.headers['content-length'];
   return {
     requestId: arrival.requestId,
@@ -110,7 +109,7 @@ export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, ans
     startedAt: arrival.startedAt,
     method: arrival.method,
     operation: match ? match.operation.id : arrival.routed ? 'uncatalogued' : null,
-    pathTemplate: match || !arrival.routed ? undefined : scrubTemplate(uncataloguedTemplate(arrival.path), arrival.query, authorization),
+    pathTemplate: match || !arrival.routed ? undefined : scrubTemplate(uncataloguedTemplate(arrival.path), credentials),
     form: match?.form.kind,
     versionPrefix: match?.versionPrefix,
     absoluteForm: arrival.absoluteForm,
@@ -127,7 +126,7 @@ export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, ans
     bytesOut: answered.bytesOut,
     client: who?.hash,
     clientLabel: who?.label,
-    user: identifier?.user(authorization),
+    user: identifier?.user(credentials.user),
     error: outcome.error,
   };
 }

@@ -1,6 +1,6 @@
 /**
- * How the gateway sees the client of one request: the scheme it used, its address chain and
- * whether it sent credentials in clear. `X-Forwarded-*` headers are believed only from a trusted
+ * How the gateway sees the client of one request: the scheme it used and its address chain
+ * (whether it sent credentials in clear is the arrival's: src/gateway/arrival.ts). `X-Forwarded-*` headers are believed only from a trusted
  * proxy; from anybody else they are ignored and replaced.
  */
 import type { PeerMatcher } from './trusted-proxies.js';
@@ -38,9 +38,4 @@ export function viewClient(
     forwardedFor: priorChain ? `${priorChain}, ${address}` : address,
     host: headers['host'],
   };
-}
-
-/** Credentials in a request: an `api_key` query parameter or an `Authorization` header. */
-export function carriesCredentials(query: string, headers: Readonly<Record<string, string>>): boolean {
-  return headers['authorization'] !== undefined || /(^|&)api_key=/i.test(query);
 }

@@ -11,19 +11,19 @@
 
 export type TargetResult =
   | { readonly ok: true; readonly path: string; readonly query: string }
-  | { readonly ok: false; readonly status: 400 | 414; readonly reason: string };
+  /** A refused target's `query` (without `?`) only hashes its client; it is never forwarded. */
+  | { readonly ok: false; readonly status: 400 | 414; readonly reason: string; readonly query: string };
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function normaliseTarget(target: string, maxLength = 8192): TargetResult {
-  if (target.length > maxLength) {
-    return { ok: false, status: 414, reason: `request target is longer than ${maxLength} characters` };
-  }
   const queryAt = target.indexOf('?');
   const rawPath = queryAt === -1 ? target : target.slice(0, queryAt);
   const query = queryAt === -1 ? '' : target.slice(queryAt + 1);
+  const refuse = (reason: string, status: 400 | 414 = 400): TargetResult => ({ ok: false, status, reason, query });
+  if (target.length > maxLength) return refuse(`request target is longer than ${maxLength} characters`, 414);
 
   if (rawPath[0] !== '/') return refuse('path must start with /');
   if (target.includes('#')) return refuse('request target must not carry a fragment');
@@ -40,31 +40,28 @@ export function normaliseTarget(target: string, maxLength = 8192): TargetResult 
       continue;
     }
     const normal = normaliseSegment(segment);
-    if (typeof normal !== 'string') return normal;
+    if (typeof normal !== 'string') return refuse(normal.reason);
     out.push(normal);
   }
   return { ok: true, path: `/${out.join('/')}`, query };
 }
 
-function normaliseSegment(segment: string): string | TargetResult {
+/** The segment normalised, or why it is refused. */
+function normaliseSegment(segment: string): string | { readonly reason: string } {
   let decoded: string;
   try {
     decoded = decodeURIComponent(segment);
   } catch {
-    return refuse('path has malformed percent-encoding');
+    return { reason: 'path has malformed percent-encoding' };
   }
-  if (decoded === '.' || decoded === '..') return refuse('path must not contain . or .. segments');
-  if (decoded.includes('/') || decoded.includes('\\')) return refuse('path must not contain an encoded / or \\');
-  if (CONTROL.test(decoded)) return refuse('path must not contain control characters or NUL');
+  if (decoded === '.' || decoded === '..') return { reason: 'path must not contain . or .. segments' };
+  if (decoded.includes('/') || decoded.includes('\\')) return { reason: 'path must not contain an encoded / or \\' };
+  if (CONTROL.test(decoded)) return { reason: 'path must not contain control characters or NUL' };
   if (!segment.includes('%')) return segment;
   return segment.replace(/%([0-9a-fA-F]{2})/g, (_escape, hex: string) => {
     const char = String.fromCharCode(parseInt(hex, 16));
     return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
   });
-}
-
-function refuse(reason: string): TargetResult {
-  return { ok: false, status: 400, reason };
 }
 
 /** The origin-form target (path and query) of a full URL string, without building a URL object. */

@@ -9,13 +9,20 @@
  * 2. The raw target is checked with the core's normaliser: dot segments, NUL and the like are
  *    refused here with the same 400 the core would give.
  * 3. TRACE (405) and a repeated Host (400) are refused (src/node/early-refusals.ts).
+ *
+ * A request let through carries its finished arrival (method, checked target, headers, peer,
+ * absolute form) as a declared field of Node's request object (`ArrivingRequest`); the Node
+ * bindings (runtime.ts) hand it to the core, which reads nothing else of the request.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { gatewayErrorResponse } from '../http/gateway-error.js';
 import { singleValue } from '../http/headers.js';
 import { normaliseTarget } from '../http/target.js';
+import type { TargetResult } from '../http/target.js';
+import type { RuntimeArrival } from '../gateway/env.js';
 import { wantsJson } from '../legacy/render.js';
 import { hostMatcher } from '../pipeline/host-guard.js';
 import { refuseEarly } from './early-refusals.js';
@@ -25,22 +32,25 @@ import { recordRefusal, refusalArrival } from '../observability/refusal-record.j
 import type { RefusalObserver } from '../observability/refusal-record.js';
 
 /**
- * What the listener learned about a request, kept on the request itself (a symbol-keyed property,
- * not a WeakMap: weak tables cost the garbage collector work on every request that passes).
+ * Node's request class for the gateway's listeners (`IncomingMessage` in the server options,
+ * src/node/server.ts): the arrival is a field declared from the start, so setting it does not
+ * change the request object's shape (a V8 hidden-class transition per request).
  */
-const CHECKED = Symbol('recipe-gateway.checked');
-
-interface Checked {
-  /** The target as normalised here, so the core does not normalise it a second time. */
-  readonly target: { readonly path: string; readonly query: string };
-  readonly absoluteForm: boolean;
+export class ArrivingRequest extends IncomingMessage {
+  arrival: RuntimeArrival | undefined = undefined;
 }
 
-type CheckedRequest = IncomingMessage & { [CHECKED]?: Checked };
-
-/** The listener's findings on a request it let through, if it did. */
-export function checkedBefore(req: IncomingMessage): Checked | undefined {
-  return (req as CheckedRequest)[CHECKED];
+/** The arrival the core is handed for `req`, its target checked as `target` says. */
+export function arrivalOf(req: IncomingMessage, target: TargetResult, absoluteForm: boolean): RuntimeArrival {
+  return {
+    method: req.method ?? 'GET',
+    target,
+    // Node's parsed headers: lower-case names, repeated values joined (set-cookie aside, which a
+    // request does not carry), duplicates of single-valued headers dropped.
+    headers: req.headers as Record<string, string>,
+    peer: { address: req.socket.remoteAddress ?? '', tls: (req.socket as { encrypted?: boolean }).encrypted === true },
+    absoluteForm,
+  };
 }
 
 const ABSOLUTE_FORM = /^(https?):\/\/([^/?#]*)(.*)$/i;
@@ -80,7 +90,7 @@ export function createNodeListener(app: FetchTarget, options: ListenerOptions) {
 
 /**
  * What the listener refuses `req` with, if anything; a request let through has its target in
- * origin-form (`req.url`, `Host` rewritten from an absolute-form target) and its findings kept.
+ * origin-form (`req.url`, `Host` rewritten from an absolute-form target) and its arrival set.
  */
 function checkRequest(req: IncomingMessage, absoluteForm: boolean, isLegacyHost: (host: string) => boolean, maxUrlLength: number): ListenerRefusal | undefined {
   const early = refuseEarly(req);
@@ -100,7 +110,7 @@ function checkRequest(req: IncomingMessage, absoluteForm: boolean, isLegacyHost:
   if (!host || !VALID_HOST.test(host)) return [400, 'bad-target', 'The request is refused: its Host header is missing or not a host name.'];
   const checked = normaliseTarget(target, maxUrlLength);
   if (!checked.ok) return [checked.status, 'bad-target', `The request target is refused: ${checked.reason}.`];
-  (req as CheckedRequest)[CHECKED] = { target: { path: checked.path, query: checked.query }, absoluteForm };
+  (req as Partial<ArrivingRequest>).arrival = arrivalOf(req, checked, absoluteForm);
   return undefined;
 }
 

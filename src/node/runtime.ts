@@ -8,7 +8,9 @@ import type { HttpBindings } from '@hono/node-server';
 import type { ServerResponse } from 'node:http';
 import type { RuntimeBindings } from '../gateway/env.js';
 import type { AbortSignalLike } from '../upstream/types.js';
-import { checkedBefore } from './listener.js';
+import { normaliseTarget } from '../http/target.js';
+import { arrivalOf } from './listener.js';
+import type { ArrivingRequest } from './listener.js';
 
 /**
  * "The client went away": the answer closed before it was finished. No AbortController needed.
@@ -46,23 +48,13 @@ class ResponseGone implements AbortSignalLike {
 }
 
 export const nodeRuntime: RuntimeBindings = {
-  peer(c: Context) {
-    const socket = (c.env as HttpBindings).incoming.socket;
-    return { address: socket.remoteAddress ?? '', tls: (socket as { encrypted?: boolean }).encrypted === true };
+  arrival(c: Context, maxUrlLength: number) {
+    const incoming = (c.env as HttpBindings).incoming as HttpBindings['incoming'] & Partial<ArrivingRequest>;
+    // Made by the listener (listener.ts); made here only for a server without it.
+    return incoming.arrival ?? arrivalOf(incoming, normaliseTarget(incoming.url ?? '/', maxUrlLength), false);
   },
   clientSignal(c: Context) {
     return new ResponseGone((c.env as HttpBindings).outgoing);
-  },
-  absoluteForm(c: Context) {
-    return checkedBefore((c.env as HttpBindings).incoming)?.absoluteForm === true;
-  },
-  requestHeaders(c: Context) {
-    // Node's parsed headers: lower-case names, repeated values joined (set-cookie aside, which a
-    // request does not carry), duplicates of single-valued headers dropped.
-    return (c.env as HttpBindings).incoming.headers as Record<string, string>;
-  },
-  normalisedTarget(c: Context) {
-    return checkedBefore((c.env as HttpBindings).incoming)?.target;
   },
   defer() {
     // The work is already running and the process outlives the answer: nothing to hold open.

@@ -24,7 +24,7 @@ import type { ReloadOutcome } from './generations.js';
 import { configView, trafficView } from './admin-views.js';
 import { answerClientError, answerConnect, emitAnsweredByNode } from './node-refusals.js';
 import type { ClientError } from './node-refusals.js';
-import { createNodeListener } from './listener.js';
+import { ArrivingRequest, createNodeListener } from './listener.js';
 import { lingerWhenUnread, oweAnswer } from './answers-on-socket.js';
 import { connectTerminator } from './connect-termination.js';
 import type { ConnectTerminator } from './connect-termination.js';
@@ -230,6 +230,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
 function serverOptions(config: GatewayConfig): ServerOptions {
   const { maxHeaderBytes, headersTimeoutMs, requestTimeoutMs, clientKeepAliveTimeoutMs } = config.limits;
   return {
+    // Requests carry the arrival the listener made for the core (src/node/listener.ts).
+    IncomingMessage: ArrivingRequest,
     maxHeaderSize: maxHeaderBytes,
     headersTimeout: headersTimeoutMs,
     requestTimeout: requestTimeoutMs,

@@ -6,12 +6,10 @@
  *
  * Hashes are cached per raw value (bounded), so a busy client costs one map lookup per request.
  */
-import { parseBasic } from '../legacy/credentials.js';
-import { decodeFormComponent, readPairs } from '../request/pairs.js';
+import type { Credentials } from '../request/credentials.js';
 import { hmacSha256, toHex } from './hmac-sha256.js';
 
 const CACHE_LIMIT = 10_000;
-const API_KEY = /(?:^|&)api_key=([^&]*)/i;
 
 export interface ClientIdentity {
   readonly hash: string;
@@ -19,10 +17,10 @@ export interface ClientIdentity {
 }
 
 export interface Identifier {
-  /** Hash (and label) of the `api_key` in a raw query string; undefined without one. */
-  client(query: string): ClientIdentity | undefined;
-  /** Hash of the user name in an `Authorization: Basic` header; undefined without one. */
-  user(authorization: string | undefined): string | undefined;
+  /** Hash (and label) of a request's api key (its first: src/request/credentials.ts); undefined without one. */
+  client(apiKey: string | undefined): ClientIdentity | undefined;
+  /** Hash of a request's HTTP Basic user name; undefined without one. */
+  user(user: Credentials['user']): string | undefined;
 }
 
 export function hashClient(hashKey: string, apiKey: string): string {
@@ -32,10 +30,9 @@ export function hashClient(hashKey: string, apiKey: string): string {
 export function createIdentifier(hashKey: string, labels: Readonly<Record<string, string>> = {}): Identifier {
   const mac = hmacSha256(hashKey);
   const clients = new Map<string, ClientIdentity>();
-  const users = new Map<string, string | undefined>();
+  const users = new Map<string, string>();
 
-  const client = (query: string): ClientIdentity | undefined => {
-    const apiKey = apiKeyOf(query);
+  const client = (apiKey: string | undefined): ClientIdentity | undefined => {
     if (apiKey === undefined) return undefined;
     let found = clients.get(apiKey);
     if (!found) {
@@ -47,44 +44,28 @@ export function createIdentifier(hashKey: string, labels: Readonly<Record<string
     return found;
   };
 
-  const user = (authorization: string | undefined): string | undefined => {
-    if (!authorization) return undefined;
-    if (users.has(authorization)) return users.get(authorization);
-    const basic = parseBasic(authorization);
-    const hash = basic ? toHex(mac(`user\n${basic.user}`), 8) : undefined;
-    if (users.size >= CACHE_LIMIT) users.clear();
-    users.set(authorization, hash);
+  const user = (basic: Credentials['user']): string | undefined => {
+    if (!basic) return undefined;
+    let hash = users.get(basic.user);
+    if (hash === undefined) {
+      hash = toHex(mac(`user\n${basic.user}`), 8);
+      if (users.size >= CACHE_LIMIT) users.clear();
+      users.set(basic.user, hash);
+    }
     return hash;
   };
 
   return { client, user };
 }
 
-/** First `api_key` value of a raw query string, form-decoded; names match without regard to case. */
-export function apiKeyOf(query: string): string | undefined {
-  if (query === '') return undefined;
-  const match = API_KEY.exec(query);
-  if (match) return decodeFormComponent(match[1] ?? '');
-  if (!/%5f/i.test(query)) return undefined;
-  // A percent-encoded name (`api%5Fkey=`): rare, so the slow path.
-  for (const pair of query.split('&')) {
-    const eq = pair.indexOf('=');
-    if (eq > 0 && decodeFormComponent(pair.slice(0, eq)).toLowerCase() === 'api_key') return decodeFormComponent(pair.slice(eq + 1));
-  }
-  return undefined;
-}
-
-
 /**
  * A path template with every segment that holds one of the request's secrets (a client that put
  * its key in a path) replaced by `{secret}`: each `api_key` value of the query (a client may send
  * several), and the Basic user name and password.
  */
-export function scrubTemplate(template: string, query: string, authorization: string | undefined): string {
-  const secrets = readPairs(query)
-    .filter((pair) => pair.name === 'api_key')
-    .map((pair) => pair.value.toLowerCase());
-  const basic = parseBasic(authorization);
+export function scrubTemplate(template: string, credentials: Pick<Credentials, 'apiKeys' | 'user'>): string {
+  const secrets = credentials.apiKeys.map((key) => key.toLowerCase());
+  const basic = credentials.user;
   if (basic) secrets.push(basic.user.toLowerCase(), basic.password.toLowerCase());
   const usable = secrets.filter((secret) => secret.length >= 3);
   if (usable.length === 0) return template;

@@ -7,7 +7,8 @@
  */
 import { recordOf } from '../gateway/request-record.js';
 import type { RecordedArrival, RecordSink } from '../gateway/request-record.js';
-import { carriesCredentials } from '../http/client-view.js';
+import { credentialsOf } from '../request/credentials.js';
+import { readPairs } from '../request/pairs.js';
 import type { Identifier } from './identity.js';
 import { roundMs } from './measure.js';
 import { requestIdFrom } from './request-id.js';
@@ -41,6 +42,7 @@ export function refusalArrival(refusal: Refusal): RefusalArrival {
   const question = refusal.rawTarget.indexOf('?');
   const query = question === -1 ? '' : refusal.rawTarget.slice(question + 1).split('#')[0] ?? '';
   const scheme = refusal.tls ? 'https' : 'http';
+  const credentials = credentialsOf(readPairs(query), refusal.authorization);
   const headers: Record<string, string> = {};
   if (refusal.authorization !== undefined) headers['authorization'] = refusal.authorization;
   if (refusal.contentLength !== undefined) headers['content-length'] = refusal.contentLength;
@@ -52,12 +54,12 @@ export function refusalArrival(refusal: Refusal): RefusalArrival {
     headers,
     routed: false,
     path: '',
-    query,
+    credentials,
     match: null,
     routeMode: undefined,
     client: { scheme },
     absoluteForm: refusal.absoluteForm,
-    insecure: scheme === 'http' && carriesCredentials(query, headers),
+    insecure: scheme === 'http' && credentials.carried,
   };
 }
 

@@ -10,9 +10,7 @@
  * breaker) falls back to legacy when its route says `fallback`. A write is sent to exactly one
  * upstream, once.
  */
-import { mappingFor } from '../../mappings/index.js';
 import type { OperationMapping } from '../../mappings/types.js';
-import { routeMode } from '../config/schema.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { canaryChoosesApi2 } from '../traffic/canary.js';
 import { callApi2 } from './api2-side.js';
@@ -22,8 +20,8 @@ import type { Attempt, PipelineParts, Side } from './parts.js';
 
 export function chooseSide(parts: PipelineParts, request: CanonicalRequest, forced: string | undefined): Side {
   const { id } = request.match.operation;
-  if (!parts.upstreams.api2 || !mappingFor(id)) return 'legacy';
-  switch (routeMode(parts.config, id)) {
+  if (!parts.upstreams.api2 || !request.mapping) return 'legacy';
+  switch (request.routeMode) {
     case 'api2':
       return 'api2';
     case 'canary': {
@@ -37,7 +35,7 @@ export function chooseSide(parts: PipelineParts, request: CanonicalRequest, forc
 
 /** The answer from the chosen side, then legacy's when a safe operation's api2 answer failed. */
 export async function answerFromSide(parts: PipelineParts, request: CanonicalRequest, side: Side, legacy: LegacyCall): Promise<Attempt> {
-  const mapping = mappingFor(request.match.operation.id);
+  const { mapping } = request;
   if (side === 'legacy' || !mapping) return callLegacy(parts, request, legacy);
   return answerFromApi2(parts, request, mapping, legacy);
 }

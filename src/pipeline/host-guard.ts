@@ -25,10 +25,8 @@ export function hostMatcher(hosts: readonly string[]): (authority: string) => bo
   };
 }
 
-/** No guard at all without `acceptedHosts` (any Host is served). */
-export function hostGuard(legacyHosts: readonly string[], acceptedHosts: readonly string[] | undefined): Guard | undefined {
-  if (!acceptedHosts) return undefined;
-  const accepted = hostMatcher([...legacyHosts, ...acceptedHosts]);
+/** Refuses a Host that `accepted` (the legacy and accepted hosts) does not match; used only with `acceptedHosts` (without, any Host is served). */
+export function hostGuard(accepted: (authority: string) => boolean): Guard {
   return ({ headers, json }) => {
     const host = headers['host'];
     if (host && accepted(host)) return undefined;

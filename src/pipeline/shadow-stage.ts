@@ -5,7 +5,6 @@
  */
 import { bodyBytes } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
-import { mappingFor } from '../../mappings/index.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import type { ShadowAnswer } from '../traffic/shadow.js';
 import { callApi2 } from './api2-side.js';
@@ -35,16 +34,16 @@ export function offerShadow(
   const { shadow, config, upstreams } = parts;
   const { operation } = request.match;
   const route = config.routes[operation.id];
-  const mapping = mappingFor(operation.id);
-  if (answered.status >= 500 || !shadow || !mapping || !upstreams.api2 || route?.mode !== 'shadow' || !operation.safe) return;
-  if (Math.random() >= (route.shadow?.sampleRate ?? 1)) return;
+  const { mapping } = request;
+  if (answered.status >= 500 || !shadow || !mapping || !upstreams.api2 || request.routeMode !== 'shadow' || !operation.safe) return;
+  if (Math.random() >= (route?.shadow?.sampleRate ?? 1)) return;
   const primary = asShadow(answered);
   const background = { clientHeaders: {}, rawBody: null, shared: true, signal: undefined } as const;
   shadow.offer({
     operation: operation.id,
     requestId,
     losses: mapping.losses,
-    ignore: new Set(route.shadow?.ignore ?? []),
+    ignore: new Set(route?.shadow?.ignore ?? []),
     primary,
     candidate: async () => asShadow((await callApi2(parts, request, mapping, undefined, config.traffic.shadow.timeoutMs)).answer),
     ...(config.traffic.shadow.measureNoise ? { secondary: async () => asShadow((await callLegacy(parts, request, background)).answer) } : {}),

@@ -26,13 +26,12 @@
  */
 import type { ParamSpec } from '../catalogue/operations.js';
 import type { RouteMatch } from '../catalogue/route-table.js';
-import { parseBasic } from '../legacy/credentials.js';
 import { checkRaw } from '../legacy/param-rules.js';
 import type { BasicCredentials } from '../legacy/credentials.js';
 import type { FieldError } from '../legacy/params.js';
 import { readBodyParams } from './body-params.js';
 import type { BodyKind, BodyPair } from './body-params.js';
-import { readPairs } from './pairs.js';
+import type { Credentials } from './credentials.js';
 import type { Pair } from './pairs.js';
 
 export type UnknownParameters = 'drop' | 'reject';
@@ -40,9 +39,11 @@ export type UnknownParameters = 'drop' | 'reject';
 const PLAIN_NAME = /^[A-Za-z0-9_.-]{1,40}$/;
 
 export interface RequestParts {
-  readonly query: string;
+  /** The query's parameters (src/request/pairs.ts). */
+  readonly query: readonly Pair[];
+  /** Read from the same query and the Authorization header (src/request/credentials.ts). */
+  readonly credentials: Credentials;
   readonly contentType: string | undefined;
-  readonly authorization: string | undefined;
   readonly body: Uint8Array | null;
 }
 
@@ -86,11 +87,9 @@ export const MESSAGES = {
 } as const;
 
 export function canonicalise(match: RouteMatch, parts: RequestParts, unknown: UnknownParameters = 'drop'): CanonicalParams | Refusal {
-  const query = readPairs(parts.query);
-  const apiKeys = query.filter((pair) => pair.name === 'api_key');
-  const apiKey = apiKeys[0]?.value;
+  const { query, credentials } = parts;
+  const { apiKeys, apiKey, user } = credentials;
   if (!apiKey) return { ok: false, status: 403, message: MESSAGES.apiKeyMissing };
-  const user = parseBasic(parts.authorization);
   const { operation } = match;
   if (operation.auth === 'user' && !user) return { ok: false, status: 403, message: MESSAGES.userMissing };
   const body = readBodyParams(parts.contentType, parts.body);
@@ -123,7 +122,7 @@ export function canonicalise(match: RouteMatch, parts: RequestParts, unknown: Un
   if (unknown === 'reject') errors.push(...unknownNames(operation.params, query, body.pairs));
   if (errors.length > 0) return invalid(errors);
   const paidParams = paidParamNames(params).length > 0;
-  return { ok: true, match, apiKey, user, authorization: parts.authorization, params, values, bodyKind: body.kind, paidParams };
+  return { ok: true, match, apiKey, user, authorization: credentials.authorization, params, values, bodyKind: body.kind, paidParams };
 }
 
 /** The paid-plan parameters that restrict the answer (the backend refuses them on a free plan). */

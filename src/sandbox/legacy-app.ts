@@ -32,6 +32,8 @@ import type { BasicCredentials } from '../legacy/credentials.js';
 import { positiveId } from '../legacy/param-rules.js';
 import { parseQuery } from '../legacy/params.js';
 import { canonicalise, MESSAGES, paidParamNames } from '../request/canonicalise.js';
+import { credentialsOf } from '../request/credentials.js';
+import { readPairs } from '../request/pairs.js';
 import { renderError, renderLegacy, wantsJson } from '../legacy/render.js';
 import type { FieldError } from '../legacy/params.js';
 import { Values } from './action.js';
@@ -137,7 +139,8 @@ async function answerRequest(store: LegacyStore, routes: RouteTable, req: Reques
   }
 
   const body = method === 'GET' ? null : await req.readBody();
-  const checked = canonicalise(match, { query: target.query, contentType: req.contentType, authorization: req.authorization, body });
+  const query = readPairs(target.query);
+  const checked = canonicalise(match, { query, credentials: credentialsOf(query, req.authorization), contentType: req.contentType, body });
   if (!checked.ok) return failure(checked.status, checked.message, req.json, checked.errors);
   const plan = store.planOf(checked.apiKey);
   if (!plan) return failure(403, SANDBOX_MESSAGES.unknownKey, req.json);

@@ -7,11 +7,12 @@ import type { PageKeyContext } from '../../src/cache/page-key.js';
 import { RouteTable } from '../../src/catalogue/route-table.js';
 import { normaliseTarget } from '../../src/http/target.js';
 import { wantsJson } from '../../src/legacy/render.js';
+import { canonicalRequest } from '../../src/request/canonical-request.js';
 import type { CanonicalRequest } from '../../src/request/canonical-request.js';
-import { canonicalise } from '../../src/request/canonicalise.js';
-import type { CanonicalParams, Refusal, UnknownParameters } from '../../src/request/canonicalise.js';
+import type { Refusal, UnknownParameters } from '../../src/request/canonicalise.js';
+import { credentialsOf } from '../../src/request/credentials.js';
+import { readPairs } from '../../src/request/pairs.js';
 import { traceFrom } from '../../src/observability/trace-context.js';
-import { negotiateEncoding } from '../../src/request/encoding.js';
 import { renderLegacyRequest } from '../../src/request/render-legacy.js';
 import type { LegacyForward } from '../../src/request/render-legacy.js';
 
@@ -34,16 +35,19 @@ export function canonicalOf(raw: RawRequest): CanonicalRequest | Refusal {
   const match = routes.match(method, normal.path);
   if (!match) throw new Error(`no route for ${method} ${raw.target}`);
   const body = raw.body === undefined ? null : new TextEncoder().encode(raw.body);
-  const checked: CanonicalParams | Refusal = canonicalise(match, { query: normal.query, contentType: headers['content-type'], authorization: headers['authorization'], body }, raw.unknown);
-  if (!checked.ok) return checked;
-  return {
-    ...checked,
+  const pairs = readPairs(normal.query);
+  const facts = {
+    requestId: 'test-request',
+    trace: traceFrom(headers['traceparent'], headers['tracestate']),
     method,
+    routeMode: 'legacy' as const,
+    headers,
+    pairs,
+    credentials: credentialsOf(pairs, headers['authorization']),
     json: wantsJson(headers['accept'], headers['content-type']),
-    encoding: negotiateEncoding(headers['accept-encoding']),
-    forwarded: { clientChain: '127.0.0.1', proto: 'http', host: headers['host'] ?? 'gateway.test' },
-    trail: { requestId: 'test-request', trace: traceFrom(headers['traceparent'], headers['tracestate']), userAgent: headers['user-agent'] },
+    client: { forwardedFor: '127.0.0.1', scheme: 'http' as const, host: headers['host'] ?? 'gateway.test' },
   };
+  return canonicalRequest(facts, match, body, raw.unknown ?? 'drop');
 }
 
 export function mustCanonical(raw: RawRequest): CanonicalRequest {
