@@ -7,8 +7,7 @@
 import { Hono } from 'hono';
 import { routeMode } from './config/schema.js';
 import type { GatewayConfig } from './config/schema.js';
-import type { Operation } from './catalogue/operations.js';
-import { CATALOGUE_ROUTES, RouteTable } from './catalogue/route-table.js';
+import { CATALOGUE_ROUTES } from './catalogue/route-table.js';
 import type { RuntimeBindings } from './gateway/env.js';
 import { dispatch } from './pipeline/dispatch.js';
 import type { Upstreams } from './pipeline/parts.js';
@@ -54,8 +53,6 @@ export interface GatewayDeps {
   readonly shared?: { readonly searchCache?: SearchCache | null; readonly memory?: MappingMemory } | undefined;
   /** Admin views served by this app (metrics behind a bearer token); omitted when not served here. */
   readonly admin?: AdminRoutes | undefined;
-  /** The operations this app recognises; the catalogue's own by default (a test may add one). */
-  readonly catalogue?: readonly Operation[] | undefined;
 }
 
 export function createGatewayApp(deps: GatewayDeps): Hono {
@@ -80,7 +77,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
       runtime: deps.runtime,
       maxUrlLength: config.limits.maxUrlLength,
       rules: {
-        routes: deps.catalogue ? new RouteTable(deps.catalogue) : CATALOGUE_ROUTES,
+        routes: CATALOGUE_ROUTES,
         trusted: compileTrustedProxies(config.trustedProxies),
         // The one place a request's route mode comes from.
         routeMode: (operation) => routeMode(config, operation),

@@ -1,97 +1,113 @@
 /**
- * docs/adding-an-operation.md, kept true: an operation added as one catalogue entry (here the
- * legacy `GET /recipe/{id}`, uncatalogued today) is routed, validated with a legacy error naming
- * its parameter and rule, forwarded in its canonical form, logged, and reported, with no other
- * change to the gateway. The app is the real core, in process, in front of the real sandbox
- * legacy backend over HTTP.
+ * docs/adding-an-operation.md, kept true the way a developer would find it: a copy of this
+ * repository gets exactly the edits the page shows for a pass-through-only `GET /recipe/{id}/nutrition`
+ * (its catalogue entry, the sandbox's data for it, one test: three files) and `npm run docs -- --write`.
+ * Then only those three files and the generated docs/operations.md differ from the repository,
+ * `npm run typecheck` passes, and the new test (through a real gateway in front of the sandbox
+ * legacy backend) and the tests that hold every operation pass in the copy. Nothing is injected:
+ * the copy's gateway finds the operation in its own catalogue.
+ *
+ * Bounded: the typecheck runs beside the docs and the tests (about a minute on a loaded machine;
+ * each child is killed after its time limit).
  */
-import { testRuntime } from './support/test-runtime.js';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGatewayApp } from '../src/app.js';
-import { OPERATIONS } from '../src/catalogue/operations.js';
-import type { Operation, OperationId } from '../src/catalogue/operations.js';
-import { parseConfig } from '../src/config/schema.js';
-import type { RequestRecord } from '../src/gateway/request-record.js';
-import { positiveId } from '../src/legacy/param-rules.js';
-import { logLine } from '../src/observability/log-fields.js';
-import { Aggregator } from '../src/report/aggregate.js';
-import { buildReport } from '../src/report/build-report.js';
-import { DEFAULT_THRESHOLDS } from '../src/report/types.js';
-import { startLegacySandbox } from '../src/sandbox/start.js';
-import type { StartedLegacySandbox } from '../src/sandbox/start.js';
-import { createFetchUpstream } from '../src/upstream/fetch-client.js';
+import { runNode } from './support/run-script.js';
+import type { ScriptRun } from './support/run-script.js';
 
-/** Step 1 of the walk-through: the catalogue entry (in OPERATIONS, with its id in OPERATION_IDS). */
-const recipesGet: Operation = {
-  id: 'recipes.get' as OperationId,
-  resource: 'recipes',
-  summary: 'Read one recipe',
-  documentedScheme: 'https',
-  forms: [{ method: 'GET', template: '/recipe/{id}', kind: 'regular' }],
-  params: [{ name: 'id', in: 'path', required: true, rule: positiveId }],
-  answer: { status: 200, xmlRoot: 'Recipe' },
-  auth: 'key',
-  safe: true,
-  api2: { legacyOnly: 'api2 has no recipe detail in this walk-through' },
-  sandbox: { act: () => ({ ok: false, status: 404, message: 'the sandbox answers GET /recipe/{id} uncatalogued' }) },
-};
+const DOC = 'docs/adding-an-operation.md';
+const NEW_TEST = 'test/recipe-nutrition-passes-through-unchanged.test.ts';
+/** Where each block of the page goes: the file, and the line it is inserted before (the last one, for `] as const;`). */
+const EDITS = {
+  entry: { file: 'src/catalogue/entries/recipes.ts', before: '] as const;' },
+  sandbox: { file: 'src/sandbox/legacy-store.ts', before: '  // ------------------------------------------------------------ reviews' },
+} as const;
+/** The tests that hold every operation, run in the copy with the new one. */
+const CATALOGUE_TESTS = [
+  'test/route-table-accepts-every-legacy-form.test.ts',
+  'test/capability-matrix-is-generated-and-current.test.ts',
+  'test/catalogue-says-whether-each-operation-can-move-to-api2.test.ts',
+  'test/docs-are-generated-and-current.test.ts',
+  'test/sandbox-legacy-backend.test.ts',
+];
+const LIMIT_MS = 240_000;
 
-let sandbox: StartedLegacySandbox;
-const records: RequestRecord[] = [];
-/** What reached the legacy backend (path and query). */
-const forwarded: string[] = [];
-let app: ReturnType<typeof createGatewayApp>;
+/** The ```ts walkthrough=NAME blocks of the page, by name. */
+function walkthroughBlocks(text: string): Map<string, string> {
+  const blocks = new Map<string, string>();
+  for (const found of text.matchAll(/^```ts walkthrough=(\w+)\n([\s\S]*?)^```$/gm)) blocks.set(found[1] ?? '', found[2] ?? '');
+  return blocks;
+}
+
+function insertBefore(text: string, anchor: string, block: string, file: string): string {
+  const at = text.lastIndexOf(anchor);
+  if (at === -1) throw new Error(`${file} no longer has the line the walk-through inserts before: ${anchor} (update ${DOC} and this test)`);
+  return text.slice(0, at) + block + text.slice(at);
+}
+
+let copy: string;
+let tracked: string[];
+let typecheck: Promise<ScriptRun>;
+let docs: ScriptRun;
+let tests: ScriptRun;
 
 beforeAll(async () => {
-  sandbox = await startLegacySandbox();
-  const parsed = parseConfig({ upstreams: { legacy: { baseUrl: sandbox.origin } }, legacyHosts: ['api.bigoven.com'], observability: { log: { enabled: true } } });
-  if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
-  app = createGatewayApp({
-    config: parsed.config,
-    upstreams: {
-      legacy: createFetchUpstream({
-        name: 'legacy',
-        baseUrl: sandbox.origin,
-        maxResponseBytes: 1_000_000,
-        fetch: (input, init) => {
-          const url = new URL(String(input));
-          forwarded.push(url.pathname + url.search);
-          return fetch(input, init);
-        },
-      }),
-    },
-    runtime: testRuntime(),
-    onRecord: (record) => records.push({ ...record }),
-    catalogue: [...OPERATIONS, recipesGet],
-  });
+  const blocks = walkthroughBlocks(await readFile(DOC, 'utf8'));
+  copy = await mkdtemp(join(tmpdir(), 'walkthrough-'));
+  tracked = execFileSync('git', ['ls-files', '-z'], { encoding: 'utf8' }).split('\0').filter((file) => file !== '' && existsSync(file));
+  await Promise.all(
+    tracked.map(async (file) => {
+      await mkdir(dirname(join(copy, file)), { recursive: true });
+      await copyFile(file, join(copy, file));
+    }),
+  );
+  await symlink(await realpath('node_modules'), join(copy, 'node_modules'));
+
+  for (const [name, { file, before }] of Object.entries(EDITS)) {
+    const block = blocks.get(name);
+    if (block === undefined) throw new Error(`${DOC} has no \`\`\`ts walkthrough=${name} block`);
+    const path = join(copy, file);
+    await writeFile(path, insertBefore(await readFile(path, 'utf8'), before, block, file));
+  }
+  const test = blocks.get('test');
+  if (test === undefined) throw new Error(`${DOC} has no \`\`\`ts walkthrough=test block`);
+  await writeFile(join(copy, NEW_TEST), test);
+
+  typecheck = runNode(['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json'], { cwd: copy, timeoutMs: LIMIT_MS });
+  docs = await runNode(['--import', 'tsx', 'scripts/docs.ts', '--write'], { cwd: copy, timeoutMs: 60_000 });
+  tests = await runNode(['node_modules/vitest/vitest.mjs', 'run', NEW_TEST, ...CATALOGUE_TESTS], { cwd: copy, timeoutMs: LIMIT_MS });
+  await typecheck;
+}, LIMIT_MS + 30_000);
+
+afterAll(async () => {
+  await typecheck?.catch(() => undefined);
+  if (copy) await rm(copy, { recursive: true, force: true });
 });
-afterAll(() => sandbox.close());
 
-const get = (target: string) => app.request(`http://api.bigoven.com${target}`, { headers: { accept: 'application/json' } });
-
-describe('adding an operation (docs/adding-an-operation.md)', () => {
-  it('is routed in every accepted form and forwarded in its canonical one', async () => {
-    for (const target of ['/recipe/7?api_key=sandbox-free-key', '/V1/Recipe/007/?API_KEY=sandbox-free-key&utm=dropped']) {
-      const res = await get(target);
-      expect(res.status).toBe(200);
-      expect((await res.json()) as { RecipeID: number }).toMatchObject({ RecipeID: 7 });
-    }
-    expect(forwarded).toEqual(['/recipe/7?api_key=sandbox-free-key', '/recipe/7?api_key=sandbox-free-key']);
-    expect(records.map((r) => r.operation)).toEqual(['recipes.get', 'recipes.get']);
-    expect(records.map((r) => r.form)).toEqual(['regular', 'regular']);
+describe('adding a pass-through-only operation (docs/adding-an-operation.md)', () => {
+  it('changes three files by hand, and docs/operations.md by npm run docs -- --write', async () => {
+    expect(docs.code, docs.stderr).toBe(0);
+    const changed: string[] = [];
+    for (const file of tracked) if (!(await readFile(join(copy, file))).equals(await readFile(file))) changed.push(file);
+    expect(existsSync(join(copy, NEW_TEST))).toBe(true);
+    expect(changed.sort()).toEqual(['docs/operations.md', EDITS.entry.file, EDITS.sandbox.file].sort());
+    const operations = await readFile(join(copy, 'docs/operations.md'), 'utf8');
+    expect(operations).toContain('| `recipes.nutrition` | Read the nutrition facts of one recipe, per serving | — | `GET /recipe/{id}/nutrition` | api_key |');
+    expect(operations).toContain('| `recipes.nutrition` (GET /recipe/{id}/nutrition) | legacy only |');
   });
 
-  it('is validated with the legacy error naming its parameter and rule', async () => {
-    const res = await get('/recipe/abc?api_key=sandbox-free-key');
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ Message: `The request is invalid: id must ${positiveId.rule}.` });
-    expect(records.at(-1)).toMatchObject({ operation: 'recipes.get', error: 'invalid-request' });
+  it('typechecks', async () => {
+    const run = await typecheck;
+    expect(run.code, run.stdout + run.stderr).toBe(0);
   });
 
-  it('is logged and reported under its id', () => {
-    const aggregator = new Aggregator();
-    records.forEach((record, i) => aggregator.addLine('walkthrough', logLine(record, 30, record.startedAt, { instance: 'walkthrough', config: '1' }), i + 1));
-    const report = buildReport(aggregator, ['walkthrough'], DEFAULT_THRESHOLDS);
-    expect(report.operations.find((op) => op.operation === 'recipes.get')).toMatchObject({ requests: 3 });
+  it("passes the new operation's test (gateway and sandbox) and every test that holds all operations", () => {
+    const output = (tests.stdout + tests.stderr).replace(/\x1b\[[0-9;]*m/g, '');
+    expect(tests.code, output.slice(-6000)).toBe(0);
+    expect(output).toMatch(new RegExp(`✓ ${NEW_TEST.replace(/[.]/g, '\\.')} \\(3 tests\\)`));
   });
 });

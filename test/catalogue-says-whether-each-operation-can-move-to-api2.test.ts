@@ -32,6 +32,6 @@ describe('movability', () => {
   });
 
   it('an id the catalogue does not hold cannot move, and says so', () => {
-    expect(movability('recipes.nutrition')).toEqual({ canMove: false, reason: 'recipes.nutrition is not a catalogued operation' });
+    expect(movability('recipes.random')).toEqual({ canMove: false, reason: 'recipes.random is not a catalogued operation' });
   });
 });

@@ -5,16 +5,36 @@ import { RouteTable, uncataloguedTemplate } from '../src/catalogue/route-table.j
 const table = new RouteTable();
 
 describe('the operation catalogue', () => {
-  it('holds the 16 operations of the legacy document, each with a unique id', () => {
-    expect(OPERATIONS).toHaveLength(16);
-    expect(new Set(OPERATIONS.map((op) => op.id)).size).toBe(16);
+  it('gives each operation a unique id', () => {
+    expect(new Set(OPERATIONS.map((op) => op.id)).size).toBe(OPERATIONS.length);
+  });
+
+  it.each(OPERATIONS.flatMap((op) => op.forms.map((form) => [op.id, form.method, form.template] as const)))('routes %s from each of its forms (%s %s)', (id, method, template) => {
+    const path = template.replace('{id}', '42');
+    expect(table.match(method, path)?.operation.id).toBe(id);
+    expect(table.match(method, `/v1${path.toUpperCase()}/`)?.operation.id).toBe(id);
   });
 
   it('keeps the scheme the legacy document lists for each endpoint', () => {
-    const http = OPERATIONS.filter((op) => op.documentedScheme === 'http').map((op) => op.id);
-    expect(http.sort()).toEqual(
-      ['grocery.create', 'grocery.delete', 'grocery.list', 'grocery.update', 'trysoons.create', 'trysoons.delete', 'trysoons.list'].sort(),
-    );
+    const listed: Readonly<Record<string, 'http' | 'https'>> = {
+      'grocery.create': 'http',
+      'grocery.list': 'http',
+      'grocery.update': 'http',
+      'grocery.delete': 'http',
+      'trysoons.create': 'http',
+      'trysoons.list': 'http',
+      'trysoons.delete': 'http',
+      'reviews.create': 'https',
+      'reviews.get': 'https',
+      'reviews.list': 'https',
+      'reviews.update': 'https',
+      'reviews.delete': 'https',
+      'favorites.create': 'https',
+      'favorites.list': 'https',
+      'favorites.delete': 'https',
+      'recipes.search': 'https',
+    };
+    for (const [id, scheme] of Object.entries(listed)) expect(OPERATIONS.find((op) => op.id === id)?.documentedScheme, id).toBe(scheme);
   });
 });
 

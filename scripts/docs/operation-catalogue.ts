@@ -18,7 +18,7 @@ export function operationCatalogueMarkdown(): string {
     const regular = op.forms.filter((f) => f.kind === 'regular').map((f) => `\`${f.method} ${f.template}\``);
     const params = op.params.map((p) => `${p.required ? `**${p.name}**` : p.name}${p.paidPlan ? ' (paid plan)' : ''}`);
     lines.push(
-      `| \`${op.id}\` | ${op.summary} | ${published.join('<br>')} | ${regular.join('<br>') || '—'} | ${AUTH[op.auth]} | ${params.join(', ') || '—'} | ${op.documentedScheme} |`,
+      `| \`${op.id}\` | ${op.summary} | ${published.join('<br>') || '—'} | ${regular.join('<br>') || '—'} | ${AUTH[op.auth]} | ${params.join(', ') || '—'} | ${op.documentedScheme} |`,
     );
   }
   return lines.join('\n');

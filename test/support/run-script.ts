@@ -15,13 +15,18 @@ export interface ScriptRun {
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export function runTsxScript(script: string, args: readonly string[], timeoutMs: number): Promise<ScriptRun> {
+  return runNode(['--import', 'tsx', script, ...args], { cwd: root, timeoutMs });
+}
+
+/** Runs `node ARGS` in `cwd`, bounded the same way. */
+export function runNode(args: readonly string[], options: { readonly cwd: string; readonly timeoutMs: number }): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
     child.once('error', (error) => {
       clearTimeout(timer);
       reject(error);
