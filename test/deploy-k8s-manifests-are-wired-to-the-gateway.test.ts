@@ -3,13 +3,17 @@
  * port is the default listen port (and PORT), the probes hit /healthz and /readyz on it, the config
  * is mounted as a folder (a subPath mount never sees ConfigMap updates) where GATEWAY_CONFIG and the
  * Dockerfile look for it, the ConfigMap's file is a valid config whose Redis is the stated Service,
- * selectors match the pods, and the grace period covers preStop + ready delay + drain.
+ * selectors match the pods, and the grace period covers preStop + ready delay + drain. The admin
+ * listener, bound beyond loopback, has its token from a Secret (the gateway would not start
+ * without one), and every pod passes the Pod Security "restricted" profile.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
+import { applyEnvironment } from '../src/node/start-config.js';
+import { adminAccessOf, isLoopback } from '../src/observability/node/admin-access.js';
 import { READY_PATH } from '../src/node/fleet/readiness.js';
 
 const DIR = new URL('../deploy/k8s/', import.meta.url).pathname;
@@ -116,5 +120,46 @@ describe('deploy/k8s', () => {
     const hpa = one(all, 'HorizontalPodAutoscaler', 'recipe-gateway');
     expect(hpa.spec.scaleTargetRef).toMatchObject({ kind: 'Deployment', name: deployment.metadata.name });
     expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
+  });
+
+  it('guards the admin listener with a token from a Secret: without it the config would not start', async () => {
+    const all = await manifests();
+    const container = one(all, 'Deployment', 'recipe-gateway').spec.template.spec.containers[0];
+    const configMap = one(all, 'ConfigMap', 'recipe-gateway-config');
+    const parsed = parseConfig(JSON.parse(Object.values(configMap.data ?? {})[0] as string));
+    if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
+    expect(isLoopback(parsed.config.observability.admin.listen?.host ?? '127.0.0.1')).toBe(false);
+    expect(adminAccessOf(parsed.config.observability).ok, 'beyond loopback without a token').toBe(false);
+    const token = container.env.find((e: { name: string }) => e.name === 'GATEWAY_ADMIN_TOKEN');
+    expect(token?.valueFrom?.secretKeyRef).toMatchObject({ name: 'recipe-gateway-secrets', key: 'admin-token' });
+    const withToken = applyEnvironment(parsed.config, { GATEWAY_ADMIN_TOKEN: 'a-token-from-the-secret-0123456789' });
+    if (!withToken.ok) throw new Error(withToken.errors.join('\n'));
+    expect(adminAccessOf(withToken.config.observability).ok).toBe(true);
+  });
+
+  it('runs every pod under the Pod Security "restricted" profile', async () => {
+    const all = await manifests();
+    const deployments = all.filter((m) => m.kind === 'Deployment');
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['recipe-gateway', 'recipe-gateway-redis']);
+    for (const deployment of deployments) {
+      const pod = deployment.spec.template.spec;
+      const name = deployment.metadata.name;
+      expect(pod.hostNetwork ?? false, name).toBe(false);
+      expect(pod.hostPID ?? false, name).toBe(false);
+      expect(pod.hostIPC ?? false, name).toBe(false);
+      for (const volume of pod.volumes ?? []) expect(volume.hostPath, `${name} volume ${volume.name}`).toBeUndefined();
+      for (const container of [...(pod.initContainers ?? []), ...pod.containers]) {
+        const where = `${name}/${container.name}`;
+        const context = { ...pod.securityContext, ...container.securityContext };
+        expect(context.runAsNonRoot, where).toBe(true);
+        expect(context.runAsUser ?? 1, where).not.toBe(0);
+        expect(context.allowPrivilegeEscalation, where).toBe(false);
+        expect(context.privileged ?? false, where).toBe(false);
+        expect(context.seccompProfile?.type, where).toMatch(/^(RuntimeDefault|Localhost)$/);
+        expect(container.securityContext?.capabilities?.drop, where).toContain('ALL');
+        expect((container.securityContext?.capabilities?.add ?? []).filter((c: string) => c !== 'NET_BIND_SERVICE'), where).toEqual([]);
+        for (const port of container.ports ?? []) expect(port.hostPort, where).toBeUndefined();
+      }
+    }
   });
 });

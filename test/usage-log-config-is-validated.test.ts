@@ -15,7 +15,7 @@ describe('observability config', () => {
       log: { enabled: true, level: 'info', destination: 'stdout' },
       clientLabels: {},
       metrics: { enabled: true, path: '/metrics' },
-      admin: {},
+      admin: { openMetrics: false },
     });
   });
 

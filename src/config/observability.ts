@@ -2,8 +2,9 @@
  * Config of the usage log, the metrics endpoint and the admin views (`observability` key).
  *
  * The admin views (metrics) are never open to every client of the gateway: they are served on the
- * admin listener (`admin.listen`, loopback by default) when it is set, otherwise on the main
- * listener only when `admin.bearerToken` is set, otherwise not at all.
+ * admin listener (`admin.listen`, loopback by default; beyond loopback only with a token) when it is
+ * set, otherwise on the main listener only with a token (`admin.bearerToken`, `admin.bearerTokenFile`
+ * or GATEWAY_ADMIN_TOKEN), otherwise not at all.
  */
 import { z } from 'zod';
 import { CATALOGUE_ROUTES } from '../catalogue/route-table.js';
@@ -40,9 +41,16 @@ const MetricsConfigSchema = z
 
 const AdminConfigSchema = z
   .object({
-    /** Required by every admin view when set (`Authorization: Bearer <token>`). */
+    /** Required by every admin view when set (`Authorization: Bearer <token>`); GATEWAY_ADMIN_TOKEN overrides it. */
     bearerToken: secret('token').optional(),
-    /** A separate listener for the admin views; the main listener then does not serve them. */
+    /** A file holding the token (a mounted Secret), read at start; instead of `bearerToken`. */
+    bearerTokenFile: z.string().min(1).optional(),
+    /** The metrics path answers without the token (scrapers that cannot send one); the other views still need it. */
+    openMetrics: z.boolean().default(false),
+    /**
+     * A separate listener for the admin views; the main listener then does not serve them. Bound
+     * beyond loopback (0.0.0.0 in a Pod), it needs a token, else the gateway does not start.
+     */
     listen: z
       .object({
         host: z.string().min(1).default('127.0.0.1'),
@@ -52,6 +60,11 @@ const AdminConfigSchema = z
       .optional(),
   })
   .strict()
+  .superRefine((admin, ctx) => {
+    if (admin.bearerToken !== undefined && admin.bearerTokenFile !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['bearerTokenFile'], message: 'give bearerToken or bearerTokenFile, not both' });
+    }
+  })
   .prefault({});
 
 export const ObservabilityConfigSchema = z

@@ -23,6 +23,7 @@ import { getRequestListener } from '@hono/node-server';
 import { AggregatorRegistry } from 'prom-client';
 import type { GatewayConfig } from '../config/schema.js';
 import { createAdminApp } from '../observability/admin-routes.js';
+import { adminAccess } from '../observability/node/admin-access.js';
 import { createUsageLog } from '../observability/node/usage-log.js';
 import { instanceId, originSource } from '../observability/node/origin.js';
 import { configHash } from './config-hash.js';
@@ -171,14 +172,14 @@ async function startAdmin(config: GatewayConfig, notes: string[]): Promise<{ ser
   const obs = config.observability;
   if (!obs.metrics.enabled) return undefined;
   if (!obs.admin.listen) {
-    if (obs.admin.bearerToken !== undefined) notes.push('metrics on the main listener are the answering worker\'s own: set observability.admin.listen for every worker\'s, aggregated');
+    if (adminAccess(obs).bearerToken !== undefined) notes.push('metrics on the main listener are the answering worker\'s own: set observability.admin.listen for every worker\'s, aggregated');
     return undefined;
   }
   notes.push('admin listener: metrics aggregated over the workers (the /admin/config and /admin/traffic views are not served with workers > 1)');
   const aggregator = new AggregatorRegistry();
   const app = createAdminApp({
     metricsPath: obs.metrics.path,
-    bearerToken: obs.admin.bearerToken,
+    ...adminAccess(obs),
     metrics: { render: async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }) },
   });
   const server = createServer(getRequestListener(app.fetch));

@@ -9,7 +9,9 @@
 import { watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import type { GatewayConfig } from '../config/schema.js';
 import { loadConfigFile } from './config-file.js';
+import { configHash } from './config-hash.js';
 import type { RunningGateway } from './server.js';
 
 export type ReloadResult =
@@ -28,27 +30,30 @@ export interface WatchOptions {
   /** Told of every outcome (for the operator's console). */
   readonly report?: (result: ReloadResult, reason: string) => void;
   readonly debounceMs?: number;
+  /**
+   * Reads the file into a config: what the start read it with (src/node/start-config.ts
+   * `loadConfig`, the environment and --workers applied), so that a reload of an unchanged file
+   * changes nothing. Default: the file alone.
+   */
+  readonly load?: (path: string) => Promise<{ ok: true; config: GatewayConfig } | { ok: false; errors: readonly string[] }>;
 }
 
 export function watchConfigFile(path: string, gateway: Pick<RunningGateway, 'reload' | 'version' | 'configHash' | 'event'>, options: WatchOptions = {}): ConfigWatch {
-  let lastText = '';
+  const load = options.load ?? loadConfigFile;
   let chain: Promise<unknown> = Promise.resolve();
 
   const apply = async (reason: string): Promise<ReloadResult> => {
-    const loaded = await loadConfigFile(path);
+    const loaded = await load(path);
     let result: ReloadResult;
     if (!loaded.ok) {
       gateway.event('config-rejected', { reason, file: path, errors: loaded.errors });
       result = { ok: false, errors: loaded.errors };
+    } else if (configHash(loaded.config) === gateway.configHash()) {
+      // The same content as the config in force: nothing to apply, and it says so.
+      result = { ok: true, version: gateway.version(), configHash: gateway.configHash(), unchanged: true, needsRestart: [] };
     } else {
-      const text = JSON.stringify(loaded.config);
-      if (text === lastText) {
-        result = { ok: true, version: gateway.version(), configHash: gateway.configHash(), unchanged: true, needsRestart: [] };
-      } else {
-        const outcome = await gateway.reload(loaded.config);
-        lastText = text;
-        result = { ok: true, version: outcome.version, configHash: outcome.configHash, unchanged: false, needsRestart: outcome.needsRestart };
-      }
+      const outcome = await gateway.reload(loaded.config);
+      result = { ok: true, version: outcome.version, configHash: outcome.configHash, unchanged: false, needsRestart: outcome.needsRestart };
     }
     options.report?.(result, reason);
     return result;
@@ -59,10 +64,6 @@ export function watchConfigFile(path: string, gateway: Pick<RunningGateway, 'rel
     chain = next.catch(() => undefined);
     return next;
   };
-
-  void loadConfigFile(path).then((loaded) => {
-    if (loaded.ok) lastText = JSON.stringify(loaded.config);
-  });
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let watcher: FSWatcher | undefined;

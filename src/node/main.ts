@@ -8,8 +8,10 @@
  *   npm start -- --config FILE --check-config   validate FILE and exit (0 valid, 1 invalid)
  *   npm start -- --workers N|auto      N node:cluster workers (overrides `workers`; src/node/cluster.ts)
  *
- * PORT overrides the listen port in both modes; ADMIN_PORT the sandbox admin (metrics) port;
- * GATEWAY_HASH_KEY the key of the usage log's client and user hashes (`observability.hashKey`).
+ * PORT overrides the listen port in both modes; ADMIN_PORT the admin (metrics) port; GATEWAY_HASH_KEY
+ * the key of the usage log's client and user hashes (`observability.hashKey`); GATEWAY_ADMIN_TOKEN
+ * the admin views' bearer token. They are applied at start and at every reload alike
+ * (src/node/start-config.ts).
  * The usage log (one JSON line per request) goes to stdout unless `observability.log` says
  * otherwise; the lines below for humans then go to stderr. SIGINT/SIGTERM stop accepting, drain the
  * requests in flight (up to limits.shutdownGraceMs), flush the log and exit 0.
@@ -19,9 +21,10 @@ import { parseArgs } from 'node:util';
 import { parseConfig } from '../config/schema.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { startCluster, workerCount } from './cluster.js';
-import { loadConfigFile } from './config-file.js';
+import { applyOverrides, loadConfig } from './start-config.js';
+import type { Overrides } from './start-config.js';
 import { startGateway } from './server.js';
-import { describeStartFailure, unreadableFiles } from './start-failure.js';
+import { describeStartFailure, startProblems } from './start-failure.js';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -34,11 +37,21 @@ async function main(): Promise<void> {
     },
   });
   const configPath = values.sandbox || values.api2 ? undefined : (values.config ?? (process.env['GATEWAY_CONFIG'] || undefined));
+  let workers: GatewayConfig['workers'] | undefined;
+  if (values.workers !== undefined) {
+    const asked = values.workers === 'auto' ? 'auto' : Number(values.workers);
+    if (asked !== 'auto' && !(Number.isInteger(asked) && asked >= 1 && asked <= 256)) return fail([`--workers: "auto" or a whole number from 1 to 256, got ${JSON.stringify(values.workers)}`]);
+    workers = asked;
+  }
+  // What the start applies over the file; every reload applies the same (src/node/start-config.ts).
+  const overrides: Overrides = { env: process.env, workers };
 
   if (values['check-config']) {
     if (!configPath) return fail(['--check-config needs --config FILE or GATEWAY_CONFIG']);
-    const result = await loadConfigFile(configPath);
+    const result = await loadConfig(configPath, overrides);
     if (!result.ok) return fail(result.errors);
+    const problems = await startProblems(result.config);
+    if (problems.length > 0) return fail(problems.map((problem) => `${configPath}: ${problem}`));
     console.log(`${configPath}: valid`);
     return;
   }
@@ -47,7 +60,7 @@ async function main(): Promise<void> {
   let config: GatewayConfig;
   let sandboxNote = '';
   if (configPath) {
-    const result = await loadConfigFile(configPath);
+    const result = await loadConfig(configPath, overrides);
     if (!result.ok) return fail(result.errors);
     config = result.config;
   } else {
@@ -76,26 +89,16 @@ async function main(): Promise<void> {
       },
     });
     if (!result.ok) return fail(result.errors);
-    config = result.config;
+    const applied = applyOverrides(result.config, overrides);
+    if (!applied.ok) return fail(applied.errors);
+    config = applied.config;
     sandboxNote =
       `  sandbox legacy backend: ${legacySandbox.origin}  (api keys sandbox-free-key, sandbox-paid-key; users alice:alice-pass, bob:bob-pass)\n` +
       `  sandbox api2 backend:   ${api2Sandbox.origin}  (TLS, CA ${api2Sandbox.caFile})\n` +
       `  routes: ${values.api2 ? `${mapped.length} mapped operations answered through api2 (--api2)` : 'every operation on legacy (npm start -- --api2 routes the mapped ones to api2)'}\n`;
   }
-  if (process.env['PORT']) config = { ...config, listen: { ...config.listen, port: Number(process.env['PORT']) } };
-  const hashKey = process.env['GATEWAY_HASH_KEY'];
-  if (hashKey) {
-    if (hashKey.length < 16) return fail(['GATEWAY_HASH_KEY: must be at least 16 characters (a random secret)']);
-    config = { ...config, observability: { ...config.observability, hashKey } };
-  }
-
-  if (values.workers !== undefined) {
-    const workers = values.workers === 'auto' ? 'auto' : Number(values.workers);
-    if (workers !== 'auto' && !(Number.isInteger(workers) && workers >= 1 && workers <= 256)) return fail([`--workers: "auto" or a whole number from 1 to 256, got ${JSON.stringify(values.workers)}`]);
-    config = { ...config, workers };
-  }
-  const unreadable = await unreadableFiles(config);
-  if (unreadable.length > 0) return exitNow([unreadable.join('; ')]);
+  const problems = await startProblems(config);
+  if (problems.length > 0) return exitNow([problems.join('; ')]);
   const workerTotal = workerCount(config.workers);
   let gateway: Awaited<ReturnType<typeof startGateway>> | Awaited<ReturnType<typeof startCluster>>;
   try {
@@ -163,6 +166,7 @@ async function main(): Promise<void> {
     const { watchConfigFile } = await import('./config-watch.js');
     const watcher = watchConfigFile(configPath, gateway, {
       onSignal: true,
+      load: (path) => loadConfig(path, overrides),
       report: (result, reason) =>
         out.write(
           result.ok

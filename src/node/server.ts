@@ -16,6 +16,7 @@ import { createLiveCounters } from '../migration/live-counters.js';
 import type { LiveCounters } from '../migration/live-counters.js';
 import { createAdminApp } from '../observability/admin-routes.js';
 import { fanOut } from '../observability/fan-out.js';
+import { adminAccess } from '../observability/node/admin-access.js';
 import { createNodeObservability } from '../observability/node/wiring.js';
 import type { NodeObservability } from '../observability/node/wiring.js';
 import type { RefusalObserver } from '../observability/refusal-record.js';
@@ -92,6 +93,7 @@ export interface StartOptions {
 
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   let generations: Generations | undefined;
+  adminAccess(config.observability); // an admin listener beyond loopback without a token: refused before anything starts
   const fleet = await startFleet(config, (msg, level, fields) => fleetLog(observability, msg, level, fields));
   const readiness = new Readiness([fleet.notReadyReason]);
   const liveBucketMs = 5_000;

@@ -4,6 +4,7 @@
  */
 import { access, constants } from 'node:fs/promises';
 import type { GatewayConfig } from '../config/schema.js';
+import { adminAccessOf } from '../observability/node/admin-access.js';
 
 /** The files a config names, by key: each must be readable before anything starts listening. */
 function namedFiles(config: GatewayConfig): Array<[key: string, path: string]> {
@@ -26,6 +27,14 @@ export async function unreadableFiles(config: GatewayConfig): Promise<string[]> 
       errors.push(`${key}: ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }
   }
+  return errors;
+}
+
+/** Everything that would stop this config from starting, found before anything listens, all at once. */
+export async function startProblems(config: GatewayConfig): Promise<string[]> {
+  const errors = await unreadableFiles(config);
+  const admin = adminAccessOf(config.observability);
+  if (!admin.ok) errors.push(...admin.errors);
   return errors;
 }
 

@@ -1,11 +1,12 @@
 /**
- * The admin views (today: the Prometheus metrics). They are never open to every client of the
- * gateway: the Node entry serves them on a separate admin listener (bound to loopback by default),
- * or on the main listener only behind a bearer token (src/observability/node/wiring.ts). This
- * module is runtime-agnostic: the metrics text comes from an injected `MetricsEndpoint`.
+ * The admin views (the Prometheus metrics, the config and traffic views). They are never open to
+ * every client of the gateway: the Node entry serves them on a separate admin listener (loopback by
+ * default; bound beyond loopback only with a bearer token), or on the main listener only behind a
+ * bearer token (src/observability/node/wiring.ts). This module is runtime-agnostic: the metrics
+ * text comes from an injected `MetricsEndpoint`.
  */
 import { Hono as HonoApp } from 'hono';
-import type { Hono } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 
 export interface MetricsEndpoint {
   /** The exposition text and its content type. */
@@ -20,31 +21,50 @@ export interface AdminView {
 
 export interface AdminRoutes {
   readonly metricsPath: string;
-  /** When set, every admin view requires `Authorization: Bearer <token>`. */
+  /** When set, every admin view requires `Authorization: Bearer <token>` (src/observability/admin-access.ts). */
   readonly bearerToken: string | undefined;
+  /** The metrics path is served without the token (for scrapers that cannot send one). */
+  readonly openMetrics?: boolean | undefined;
   readonly metrics: MetricsEndpoint;
   /** More views, served with the same protection. */
   readonly views?: readonly AdminView[];
 }
 
+/**
+ * The protection layer of the admin views: with a token configured, a request without
+ * `Authorization: Bearer <token>` is answered 401, except the metrics path when `openMetrics`.
+ * Mounted on every admin path (`app.use`), so a view added under it is protected as well.
+ */
+export function adminGuard(admin: Pick<AdminRoutes, 'bearerToken' | 'openMetrics' | 'metricsPath'>): MiddlewareHandler {
+  const expected = admin.bearerToken === undefined ? undefined : `Bearer ${admin.bearerToken}`;
+  return async (c, next) => {
+    if (expected === undefined || (admin.openMetrics === true && c.req.path === admin.metricsPath) || sameText(c.req.header('authorization') ?? '', expected)) {
+      await next();
+      return;
+    }
+    return new Response('bearer token required\n', {
+      status: 401,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer realm="gateway-admin"', 'cache-control': 'no-store' },
+    });
+  };
+}
+
+/** The admin views on an app that serves other things too (the main listener): each path behind the guard. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function mountAdminRoutes(app: Hono<any>, admin: AdminRoutes): void {
-  const expected = admin.bearerToken === undefined ? undefined : `Bearer ${admin.bearerToken}`;
-  const refused = (authorization: string | undefined): Response | null =>
-    expected === undefined || sameText(authorization ?? '', expected)
-      ? null
-      : new Response('bearer token required\n', {
-          status: 401,
-          headers: { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer realm="gateway-admin"', 'cache-control': 'no-store' },
-        });
-  app.get(admin.metricsPath, async (c) => {
-    const refusal = refused(c.req.header('authorization'));
-    if (refusal) return refusal;
+  const guard = adminGuard(admin);
+  for (const path of [admin.metricsPath, ...(admin.views ?? []).map((view) => view.path)]) app.use(path, guard);
+  routeAdminViews(app, admin);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function routeAdminViews(app: Hono<any>, admin: AdminRoutes): void {
+  app.get(admin.metricsPath, async () => {
     const { contentType, body } = await admin.metrics.render();
     return new Response(body, { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store' } });
   });
   for (const view of admin.views ?? []) {
-    app.get(view.path, (c) => refused(c.req.header('authorization')) ?? c.json(view.render() as object, 200, { 'cache-control': 'no-store' }));
+    app.get(view.path, (c) => c.json(view.render() as object, 200, { 'cache-control': 'no-store' }));
   }
 }
 
@@ -55,10 +75,14 @@ function sameText(given: string, expected: string): boolean {
   return diff === 0;
 }
 
-/** The app of a separate admin listener: the admin views and a health check. */
+/**
+ * The app of a separate admin listener: a health check open to probes, then the guard over every
+ * other path (the admin views, and whatever is mounted on this app after it).
+ */
 export function createAdminApp(admin: AdminRoutes): Hono {
   const app = new HonoApp();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  mountAdminRoutes(app, admin);
+  app.use('*', adminGuard(admin));
+  routeAdminViews(app, admin);
   return app;
 }

@@ -5,13 +5,15 @@
  *   sink (tests) after them;
  * - the identifier (keyed client/user hashes) is shared by the core app and the Node listener, so
  *   refusals made before Hono hash alike;
- * - the admin views are served on the admin listener when `admin.listen` is set, else on the main
- *   listener behind `admin.bearerToken`, else nowhere (and the metrics are then not collected).
+ * - the admin views are served on the admin listener when `admin.listen` is set (behind the bearer
+ *   token when there is one, which a listener beyond loopback must have: admin-access.ts), else on
+ *   the main listener behind the token, else nowhere (and the metrics are then not collected).
  */
 import type { GatewayConfig } from '../../config/schema.js';
 import type { RecordSink } from '../../gateway/request-record.js';
 import type { AdminRoutes, AdminView } from '../admin-routes.js';
 import { fanOut } from '../fan-out.js';
+import { adminAccess } from './admin-access.js';
 import { identifierFromConfig } from '../identity.js';
 import type { Identifier } from '../identity.js';
 import { createPrometheusMetrics } from './prometheus.js';
@@ -50,15 +52,16 @@ export function createNodeObservability(
     notes.push('observability.hashKey is not set: client and user hashes change at every restart and clientLabels cannot match');
   }
 
-  const served = obs.metrics.enabled && (obs.admin.listen !== undefined || obs.admin.bearerToken !== undefined);
+  const access = adminAccess(obs);
+  const served = obs.metrics.enabled && (obs.admin.listen !== undefined || access.bearerToken !== undefined);
   if (obs.metrics.enabled && !served) {
-    notes.push('metrics are not served: set observability.admin.listen (an admin listener) or observability.admin.bearerToken');
+    notes.push('metrics are not served: set observability.admin.listen (an admin listener) or a bearer token (observability.admin.bearerToken, bearerTokenFile or GATEWAY_ADMIN_TOKEN)');
   }
   const metrics = served
     ? createPrometheusMetrics({ ...(usageLog ? { droppedLogLines: () => usageLog.dropped() } : {}), ...(upstreamPools ? { upstreamPools } : {}), ...(cacheTier ? { cacheTier } : {}) })
     : undefined;
   const routes: AdminRoutes | undefined = metrics
-    ? { metricsPath: obs.metrics.path, bearerToken: obs.admin.bearerToken, metrics: metrics.endpoint, views }
+    ? { metricsPath: obs.metrics.path, bearerToken: access.bearerToken, openMetrics: access.openMetrics, metrics: metrics.endpoint, views }
     : undefined;
 
   const sink = fanOut([usageLog?.sink, metrics?.sink, extraSink], (error) => {
