@@ -2,11 +2,13 @@
  * For every mapped operation, in JSON and in XML, the same legacy request answered in legacy mode
  * (straight from the sandbox legacy backend) and in api2 mode (through the gateway, the mapping
  * and the sandbox api2 backend) gives the same bytes, except the fields listed below as api2's
- * losses. The oracle is independent of the code under test: the loss list is written here (and
+ * losses, and the same legacy HTTP details: Cache-Control, Vary, gzip when Accept-Encoding
+ * negotiates it, an ETag (the same one where nothing is lost) and 304 on If-None-Match. The oracle is independent of the code under test: the loss list is written here (and
  * must match the published capability matrix), and the comparison is on the answers' bytes with
  * those fields' values blanked out, nothing parsed or rebuilt by gateway code.
  * Every request the gateway sent to api2 validates against the published OpenAPI document.
  */
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilityMatrixMarkdown } from '../mappings/capability-matrix.js';
 import { basic, send } from './support/http.js';
@@ -82,21 +84,30 @@ beforeAll(async () => {
 });
 afterAll(() => rig.close());
 
-/** Sends to the api2-mode gateway and straight to legacy; compares bytes outside the listed losses. */
+/** The body as text, gunzipped when it came compressed. */
+const textOf = (r: RawResponse): string => (r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.body).toString('utf8') : r.text());
+
+/**
+ * Sends to the api2-mode gateway and straight to legacy; compares status, the legacy HTTP details
+ * (Content-Type, Cache-Control, Vary, Content-Encoding, whether there is an ETag, and the ETag
+ * itself where nothing is lost) and the bytes outside the listed losses.
+ */
 async function same(operation: string, req: RawRequest): Promise<{ viaApi2: RawResponse; legacy: RawResponse }> {
   const viaApi2 = await send(rig.gateway.origin, req);
   const legacy = await send(rig.direct.origin, req);
-  const label = `${operation}: ${req.method ?? 'GET'} ${req.target}`;
+  const label = `${operation}: ${req.method ?? 'GET'} ${req.target} ${JSON.stringify(req.headers ?? {})}`;
   expect(rig.gateway.records.at(-1)?.operation, label).toBe(operation);
   expect(rig.gateway.records.at(-1)?.mode, label).toBe('api2');
   expect(viaApi2.status, `${label}\n${viaApi2.text()}\n${legacy.text()}`).toBe(legacy.status);
-  expect(viaApi2.headers['content-type'], label).toBe(legacy.headers['content-type']);
+  for (const header of ['content-type', 'cache-control', 'vary', 'content-encoding']) expect(viaApi2.headers[header], `${label}: ${header}`).toBe(legacy.headers[header]);
+  expect(viaApi2.headers['etag'] === undefined, `${label}: an ETag on one side only`).toBe(legacy.headers['etag'] === undefined);
   const json = String(legacy.headers['content-type'] ?? '').includes('json');
   compared.add(operation);
   if (legacy.body.byteLength > 0) covered.set(operation, (covered.get(operation) ?? new Set()).add(json ? 'json' : 'xml'));
   const losses = legacy.status < 300 ? (LOSSES[operation] ?? []) : [];
-  const a = blankLosses(viaApi2.text(), losses, json);
-  const b = blankLosses(legacy.text(), losses, json);
+  if (losses.length === 0) expect(viaApi2.headers['etag'], `${label}: etag`).toBe(legacy.headers['etag']);
+  const a = blankLosses(textOf(viaApi2), losses, json);
+  const b = blankLosses(textOf(legacy), losses, json);
   expect(a.blanked, `${label}: lost fields present on both sides`).toBe(b.blanked);
   expect(a.text, label).toBe(b.text);
   if (losses.length === 0) expect(viaApi2.body.equals(legacy.body), `${label}: bytes`).toBe(true);
@@ -201,6 +212,40 @@ describe('api2 mode answers like legacy, byte for byte outside the declared loss
     await same('grocery.delete', { method: 'DELETE', target: `/grocerylist/${second}?api_key=${FREE}`, headers: { ...accept, authorization: ALICE } });
     await same('grocery.delete', { method: 'DELETE', target: `/grocerylist/${second}?api_key=${FREE}`, headers: { ...accept, authorization: ALICE } });
     await same('grocery.list', { target: `/grocerylist?api_key=${FREE}`, headers: { ...accept, authorization: ALICE } });
+  });
+
+  it.each([['json', J], ['xml', {}]] as const)('compresses as legacy does (%s): a large answer when Accept-Encoding negotiates gzip, never a small one or a refused gzip', async (_format, accept) => {
+    const search = `/recipes?any_kw=chicken&rpp=20&api_key=${FREE}`;
+    const gzipped = await same('recipes.search', { target: search, headers: { ...accept, 'accept-encoding': 'gzip, deflate, br' } });
+    expect(gzipped.legacy.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.viaApi2.headers['vary']).toBe('Accept, Accept-Encoding');
+    expect((await same('recipes.search', { target: search, headers: { ...accept, 'accept-encoding': '*' } })).legacy.headers['content-encoding']).toBe('gzip');
+    expect((await same('recipes.search', { target: search, headers: { ...accept, 'accept-encoding': 'gzip;q=0, identity' } })).legacy.headers['content-encoding']).toBeUndefined();
+    const list = await same('favorites.list', { target: `/favorites?api_key=${FREE}`, headers: { ...accept, authorization: ALICE, 'accept-encoding': 'gzip' } });
+    expect(list.legacy.headers['content-encoding']).toBe('gzip');
+    expect(list.viaApi2.headers['cache-control']).toBe('no-store');
+    const small = await same('recipes.search', { target: `/recipes?title_kw=zzzznothing&api_key=${FREE}`, headers: { ...accept, 'accept-encoding': 'gzip' } });
+    expect(small.legacy.headers['content-encoding']).toBeUndefined();
+  });
+
+  it.each([
+    ['reviews.get', '/review/1?api_key=' + FREE, {}],
+    ['reviews.list', `/reviews?rid=7&api_key=${FREE}`, {}],
+    ['recipes.search', `/recipes?title_kw=soup&rpp=3&api_key=${FREE}`, {}],
+    ['grocery.list', `/grocerylist?api_key=${FREE}`, { authorization: ALICE }],
+  ] as const)('%s: each side\'s ETag, sent back in If-None-Match, gives 304 with the legacy headers; another gives the answer', async (operation, target, auth) => {
+    const headers = { ...J, ...auth };
+    const first = await same(operation, { target, headers });
+    const viaApi2Etag = first.viaApi2.headers['etag'] as string;
+    const legacyEtag = first.legacy.headers['etag'] as string;
+    expect(viaApi2Etag).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]{8}"$/);
+    const viaApi2 = await send(rig.gateway.origin, { target, headers: { ...headers, 'if-none-match': `"other", ${viaApi2Etag}` } });
+    const legacy = await send(rig.direct.origin, { target, headers: { ...headers, 'if-none-match': `"other", ${legacyEtag}` } });
+    expect([viaApi2.status, legacy.status]).toEqual([304, 304]);
+    expect(viaApi2.body.byteLength).toBe(0);
+    for (const header of ['cache-control', 'vary', 'content-type']) expect(viaApi2.headers[header], header).toBe(legacy.headers[header]);
+    expect(viaApi2.headers['etag']).toBe(viaApi2Etag);
+    await same(operation, { target, headers: { ...headers, 'if-none-match': 'W/"0-00000000"' } });
   });
 
   it('compared a body in JSON and in XML for every mapped operation that answers one', () => {

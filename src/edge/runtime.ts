@@ -9,7 +9,9 @@
  * - the client's disconnect is `request.signal` (undefined where the runtime has none);
  * - absolute-form targets never reach a Worker (the platform answers them), so `false`;
  * - work an answer does not wait for (refreshes, shadow comparisons) is given to the execution
- *   context's `waitUntil`, so the platform does not cut it once the answer is sent.
+ *   context's `waitUntil`, so the platform does not cut it once the answer is sent;
+ * - the platform compresses answers as the client negotiates (workerd compresses a body again
+ *   when its Response says `Content-Encoding`), so the gateway's own answers go uncompressed.
  */
 import type { Context } from 'hono';
 import type { RuntimeBindings } from '../gateway/env.js';
@@ -18,6 +20,7 @@ import { normaliseTarget, originFormOf } from '../http/target.js';
 export const UNKNOWN_PEER = 'unknown';
 
 export const edgeRuntime: RuntimeBindings = {
+  platformCompresses: true,
   arrival(c: Context, maxUrlLength: number) {
     const address = c.req.header('cf-connecting-ip')?.trim() || UNKNOWN_PEER;
     return {

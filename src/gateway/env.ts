@@ -35,4 +35,10 @@ export interface RuntimeBindings {
    * sent. The promise never rejects. Optional: without it, fire and forget.
    */
   defer?(c: Context, work: Promise<unknown>): void;
+  /**
+   * The platform compresses answers for the client itself (Workers: by the client's
+   * Accept-Encoding), so the gateway never compresses an answer it makes (api2 mode), as the edge's
+   * pass-through hands on decoded bodies (src/upstream/fetch-client.ts). Optional: false.
+   */
+  readonly platformCompresses?: boolean;
 }

@@ -1,6 +1,8 @@
 /**
  * Answering a checked legacy request through its api2 mapping, in exactly the legacy shape:
- * the mapping's legacy record rendered as JSON or XML (src/legacy/render.ts), and every failure
+ * the mapping's legacy record rendered as JSON or XML (src/legacy/render.ts) with the legacy
+ * backend's HTTP details (Cache-Control per operation, ETag and 304, gzip, Vary:
+ * src/legacy/answer-policy.ts, the policy the sandbox legacy backend answers by), and every failure
  * turned into a legacy-style error:
  *   api2 400/403/404/500          → the same legacy status, with api2's message
  *   api2 401 → 403; other 4xx → 400; other 5xx → 502
@@ -14,6 +16,8 @@ import type { Operation } from '../catalogue/operations.js';
 import { Api2ShapeError, Api2StatusError, LegacyRefusal, MappingRefusal } from '../../mappings/errors.js';
 import type { MappingContext, OperationMapping } from '../../mappings/types.js';
 import { gatewayError } from '../http/gateway-error.js';
+import { cacheControlOf, deliver } from '../legacy/answer-policy.js';
+import type { Delivery } from '../legacy/answer-policy.js';
 import { renderLegacyBytes } from '../legacy/render.js';
 import { upstreamFailure } from '../proxy/pass-through.js';
 import { answer } from '../http/answer.js';
@@ -34,22 +38,32 @@ function legacyStatusOf(api2Status: number): number {
   return 502;
 }
 
+/** What of the client's request the legacy answer depends on. */
+export interface LegacyTerms {
+  readonly json: boolean;
+  /** The request carried a user (HTTP Basic): a `public` answer is then `no-store`. */
+  readonly withUser: boolean;
+  readonly delivery: Delivery;
+}
+
 export async function answerThroughApi2(
   operation: Operation,
   mapping: OperationMapping,
   values: Readonly<Record<string, unknown>>,
   exchange: Api2Exchange,
   context: MappingContext,
-  json: boolean,
+  terms: LegacyTerms,
 ): Promise<Api2Outcome> {
+  const { json } = terms;
   try {
     const mapped = await mapping.run({ operation: operation.id, values }, exchange.port, context);
     const shape = operation.answer;
-    if (mapped.status === 204 || mapped.body === null) return { answer: answer(204, {}) };
+    const cacheControl = cacheControlOf(operation.sandbox.cacheControl, terms.withUser);
     // As bytes: the byte count is then known, and the runtime writes them as they are.
-    const rendered = renderLegacyBytes(mapped.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem, shape.record);
-    const headers = { 'content-type': rendered.contentType, vary: 'Accept', ...(operation.safe ? {} : { 'cache-control': 'no-store' }) };
-    return { answer: answer(mapped.status, headers, rendered.body) };
+    const rendered = mapped.status === 204 || mapped.body === null ? null : renderLegacyBytes(mapped.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem, shape.record);
+    const status = rendered === null ? 204 : mapped.status;
+    const delivered = await deliver({ status, body: rendered?.body ?? null, contentType: rendered?.contentType, cacheControl }, terms.delivery);
+    return { answer: answer(delivered.status, delivered.headers, delivered.body) };
   } catch (error) {
     if (error instanceof Api2StatusError) {
       const status = legacyStatusOf(error.status);

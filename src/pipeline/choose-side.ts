@@ -13,7 +13,7 @@
 import type { OperationMapping } from '../../mappings/types.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { canaryChoosesApi2 } from '../traffic/canary.js';
-import { callApi2 } from './api2-side.js';
+import { callApi2, receiverOf } from './api2-side.js';
 import { callLegacy } from './legacy-side.js';
 import type { LegacyCall } from './legacy-side.js';
 import type { Attempt, PipelineParts, Side } from './parts.js';
@@ -42,7 +42,7 @@ export async function answerFromSide(parts: PipelineParts, request: CanonicalReq
 
 async function answerFromApi2(parts: PipelineParts, request: CanonicalRequest, mapping: OperationMapping, legacy: LegacyCall): Promise<Attempt> {
   const { operation } = request.match;
-  const attempt = await callApi2(parts, request, mapping, legacy.signal);
+  const attempt = await callApi2(parts, request, mapping, legacy.signal, receiverOf(parts, request, legacy));
   if (attempt.answer.status >= 500 && operation.safe && parts.config.routes[operation.id]?.fallback === true) {
     const rescued = await callLegacy(parts, request, legacy);
     return { ...rescued, upstreamMs: rescued.upstreamMs + attempt.upstreamMs, error: `fallback: ${attempt.error ?? attempt.answer.status}`, fallback: true };

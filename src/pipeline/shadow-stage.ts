@@ -7,7 +7,7 @@ import { bodyBytes } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import type { ShadowAnswer } from '../traffic/shadow.js';
-import { callApi2 } from './api2-side.js';
+import { callApi2, IN_BACKGROUND } from './api2-side.js';
 import { callLegacy } from './legacy-side.js';
 import type { PipelineParts } from './parts.js';
 
@@ -45,7 +45,7 @@ export function offerShadow(
     losses: mapping.losses,
     ignore: new Set(route?.shadow?.ignore ?? []),
     primary,
-    candidate: async () => asShadow((await callApi2(parts, request, mapping, undefined, config.traffic.shadow.timeoutMs)).answer),
+    candidate: async () => asShadow((await callApi2(parts, request, mapping, undefined, IN_BACKGROUND, config.traffic.shadow.timeoutMs)).answer),
     ...(config.traffic.shadow.measureNoise ? { secondary: async () => asShadow((await callLegacy(parts, request, background)).answer) } : {}),
   }, defer);
 }

@@ -8,6 +8,7 @@ import type { CacheOutcome, StoredAnswer } from '../cache/page-cache.js';
 import { answer, bodyBytes } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
 import { copyWith } from '../hot-path.js';
+import { etagMatches } from '../legacy/answer-policy.js';
 
 /** Per-exchange headers: recomputed or meaningless for another exchange. */
 const NOT_KEPT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'set-cookie', 'x-cache']);
@@ -24,11 +25,6 @@ export function toStored(answered: Answer): StoredAnswer {
     else if (!NOT_KEPT.has(name)) headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
   return { status: answered.status, headers, setCookie, body: bodyBytes(answered) };
-}
-
-function etagMatches(ifNoneMatch: string, etag: string): boolean {
-  const weak = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || weak(tag) === weak(etag));
 }
 
 /** Served header sets, built once per stored answer and outcome (the hot path of a HIT). */

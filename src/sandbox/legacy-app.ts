@@ -12,21 +12,17 @@
  *   given, also on search and recipe detail (403) → paid-plan parameters with a free key (403) → act.
  * - 404 and 405 use ASP.NET Web API's messages; 405 carries `Allow` (HEAD listed with GET).
  * - Unexpected exceptions: 500 "An error has occurred." (ASP.NET's wording), never a stack trace.
- * - Cache-Control: `no-store` on errors and on every user-scoped answer (grocery, favorites, try
- *   soons, review writes, and search or detail asked with a user, since IsBookmark is per user);
- *   anonymous search and detail `public, max-age=60`; review reads `no-cache` (revalidate by ETag).
- * - ETag: weak, FNV-1a of the uncompressed body, on every 200 answer to GET/HEAD; If-None-Match
- *   (list, weak comparison, `*`) gives 304 with ETag, Cache-Control and Vary, no body.
- * - Bodies of at least 1024 bytes are gzip-compressed when Accept-Encoding accepts gzip (q > 0,
- *   or `*`); they carry `Vary: Accept, Accept-Encoding`, smaller ones `Vary: Accept` (JSON or XML
- *   is chosen by Accept). Content-Length is always the length of the bytes sent.
+ * - The HTTP details (Cache-Control, ETag/304, gzip, Vary) are the legacy answer policy
+ *   (src/legacy/answer-policy.ts), which the gateway's api2 mode applies too. Content-Length is
+ *   always the length of the bytes sent.
  */
 import { Hono } from 'hono';
 import type { HonoRequest } from 'hono';
-import type { LegacyCacheControl, Operation } from '../catalogue/operations.js';
+import type { Operation } from '../catalogue/operations.js';
 import { CATALOGUE_ROUTES } from '../catalogue/route-table.js';
 import type { RouteTable } from '../catalogue/route-table.js';
 import { normaliseTarget, originFormOf } from '../http/target.js';
+import { cacheControlOf, deliver, NO_STORE } from '../legacy/answer-policy.js';
 import { parseBasic } from '../legacy/credentials.js';
 import type { BasicCredentials } from '../legacy/credentials.js';
 import { positiveId } from '../legacy/param-rules.js';
@@ -34,6 +30,7 @@ import { parseQuery } from '../legacy/params.js';
 import { canonicalise, MESSAGES, paidParamNames } from '../request/canonicalise.js';
 import { credentialsOf } from '../request/credentials.js';
 import { readPairs } from '../request/pairs.js';
+import { negotiateEncoding } from '../request/encoding.js';
 import { renderError, renderLegacy, wantsJson } from '../legacy/render.js';
 import type { FieldError } from '../legacy/params.js';
 import { Values } from './action.js';
@@ -69,10 +66,7 @@ interface RequestView {
   readonly readBody: () => Promise<Uint8Array>;
 }
 
-const NO_STORE = 'no-store';
-const PUBLIC_CACHE = 'public, max-age=60';
 const RECIPE_DETAIL = /^(?:\/v[0-9]{1,3})?\/recipe\/([^/]+)\/?$/i;
-const COMPRESS_FROM_BYTES = 1024;
 const ENCODER = new TextEncoder();
 
 export function createLegacySandboxApp(store: LegacyStore): Hono {
@@ -149,10 +143,10 @@ async function answerRequest(store: LegacyStore, routes: RouteTable, req: Reques
   const paid = paidParamNames(checked.params);
   if (paid.length > 0 && plan === 'free') return failure(403, SANDBOX_MESSAGES.paidOnly(paid), req.json);
 
-  const { act, cacheControl = 'private' } = match.operation.sandbox;
+  const { act, cacheControl } = match.operation.sandbox;
   const outcome = act(store, new Values(checked.values), user);
   if (!outcome.ok) return failure(outcome.status, outcome.message, req.json);
-  return success(match.operation, outcome.value, req.json, CACHE_CONTROL[cacheControl](user));
+  return success(match.operation, outcome.value, req.json, cacheControlOf(cacheControl, user !== null));
 }
 
 /** The uncatalogued `GET /recipe/{id}` (RecipeInfo + Ingredients + Instructions, root `Recipe`): api_key only. */
@@ -170,7 +164,7 @@ function recipeDetail(store: LegacyStore, rawId: string, query: string, req: Req
   const found = store.recipeDetail(id.data as number, user?.userId ?? null);
   if (!found.ok) return failure(found.status, found.message, req.json);
   const rendered = renderLegacy(200, found.value, req.json, 'Recipe', undefined, RecipeDetailSchema);
-  return { ...rendered, cacheControl: user ? NO_STORE : PUBLIC_CACHE };
+  return { ...rendered, cacheControl: cacheControlOf('public', user !== null) };
 }
 
 /** null: no credentials given; false: given but wrong. */
@@ -178,13 +172,6 @@ function authenticate(store: LegacyStore, credentials: BasicCredentials | null):
   if (!credentials) return null;
   return store.authenticate(credentials.user, credentials.password) ?? false;
 }
-
-/** The header each of the catalogue's legacy Cache-Control kinds gives. */
-const CACHE_CONTROL: Readonly<Record<LegacyCacheControl, (user: SandboxUser | null) => string>> = {
-  public: (user) => (user ? NO_STORE : PUBLIC_CACHE),
-  revalidate: () => 'no-cache',
-  private: () => NO_STORE,
-};
 
 function success(operation: Operation, value: unknown, json: boolean, cacheControl: string): Answer {
   const shape = operation.answer;
@@ -212,56 +199,13 @@ function safeDecode(text: string): string {
 // ---------------------------------------------------------------- answer → HTTP response
 
 async function finish(answer: Answer, req: RequestView): Promise<Response> {
-  const headers: Record<string, string> = { 'Cache-Control': answer.cacheControl };
-  if (answer.allow) headers['Allow'] = answer.allow;
-  if (answer.body === null) return new Response(null, { status: answer.status, headers });
-
-  let bytes = ENCODER.encode(answer.body);
-  const large = bytes.byteLength >= COMPRESS_FROM_BYTES;
-  headers['Vary'] = large ? 'Accept, Accept-Encoding' : 'Accept';
-  if ((req.method === 'GET' || req.method === 'HEAD') && answer.status === 200) {
-    headers['ETag'] = weakEtag(bytes);
-    if (ifNoneMatchHits(req.ifNoneMatch, headers['ETag'])) return new Response(null, { status: 304, headers });
-  }
-  headers['Content-Type'] = answer.contentType ?? 'text/plain; charset=utf-8';
-  if (large && acceptsGzip(req.acceptEncoding)) {
-    bytes = await gzip(bytes);
-    headers['Content-Encoding'] = 'gzip';
-  }
-  headers['Content-Length'] = String(bytes.byteLength);
-  return new Response(bytes, { status: answer.status, headers });
-}
-
-/** FNV-1a (32 bit) of the bytes, with their length: `W/"<len hex>-<hash hex>"`. */
-export function weakEtag(bytes: Uint8Array): string {
-  let hash = 0x811c9dc5;
-  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
-  return `W/"${bytes.byteLength.toString(16)}-${hash.toString(16).padStart(8, '0')}"`;
-}
-
-function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const opaque = etag.replace(/^W\//, '');
-  return header.split(',').some((tag) => {
-    const value = tag.trim();
-    return value === '*' || value.replace(/^W\//, '') === opaque;
-  });
-}
-
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
-  let wildcard: number | null = null;
-  for (const part of header.split(',')) {
-    const [name = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    const qParam = params.find((p) => p.startsWith('q='));
-    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
-    if (name === 'gzip' || name === 'x-gzip') return q > 0;
-    if (name === '*') wildcard = q;
-  }
-  return wildcard !== null && wildcard > 0;
-}
-
-async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  const body = answer.body === null ? null : ENCODER.encode(answer.body);
+  const delivered = await deliver(
+    { status: answer.status, body, contentType: answer.contentType, cacheControl: answer.cacheControl },
+    { method: req.method, ifNoneMatch: req.ifNoneMatch, coding: negotiateEncoding(req.acceptEncoding) },
+  );
+  const headers = delivered.headers;
+  if (answer.allow) headers['allow'] = answer.allow;
+  if (delivered.body !== null) headers['content-length'] = String(delivered.body.byteLength);
+  return new Response(delivered.body, { status: delivered.status, headers });
 }
