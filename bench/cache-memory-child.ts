@@ -4,7 +4,7 @@
  * collections. The pages are 2 KB each, so 200 MB pass through a 10 MB cache.
  */
 import { PageCache } from '../src/cache/page-cache.js';
-import type { StoredAnswer } from '../src/cache/page-cache.js';
+import type { StoredAnswer } from '../src/cache/types.js';
 
 const PAGES = 100_000;
 const CAP = 10 * 1024 * 1024;

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { PageCache } from '../src/cache/page-cache.js';
-import type { StoredAnswer } from '../src/cache/page-cache.js';
+import type { StoredAnswer } from '../src/cache/types.js';
 import { ShadowComparator } from '../src/traffic/shadow.js';
 import type { ShadowAnswer, ShadowRecord } from '../src/traffic/shadow.js';
 

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { send } from './support/http.js';
+import { basic, send } from './support/http.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
@@ -54,6 +54,39 @@ describe('the search page cache never stores', () => {
     expect(upstream.requests[0]?.headers['accept-encoding']).toBe('identity');
     expect(second.headers['x-cache']).toBe('MISS');
     expect(upstream.requests).toHaveLength(2);
+  });
+});
+
+describe('the search page cache never keeps', () => {
+  it('an answer whose upstream call started before a write that drops its page', async () => {
+    const state = { reviews: 0 };
+    const { gateway } = await gatewayBefore((req, res) => {
+      if (req.method === 'POST') {
+        state.reviews += 1;
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end('{"ReviewID":1}');
+        return;
+      }
+      // The page is read when the call arrives and answered later: the write lands in between.
+      const body = JSON.stringify({ ResultCount: state.reviews, Results: [], SpellSuggest: null });
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(body);
+      }, 400);
+    });
+    const reviews = (res: { json(): unknown }) => (res.json() as { ResultCount: number }).ResultCount;
+    const early = send(gateway.origin, { target: PAGE, headers: J });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const written = await send(gateway.origin, {
+      method: 'POST',
+      target: '/reviews?api_key=good-key',
+      headers: { ...J, authorization: basic('alice', 'alice-pass'), 'content-type': 'application/json' },
+      body: JSON.stringify({ rid: 7, rating: 5, makeagain: 'yes', message: 'Again', totaltime: 20, activetime: 5 }),
+    });
+    expect(written.status).toBe(200);
+    expect(reviews(await early)).toBe(0);
+    const after = await send(gateway.origin, { target: PAGE, headers: J });
+    expect(`${reviews(after)} reviews, ${after.headers['x-cache']}`).toBe('1 reviews, MISS');
   });
 });
 

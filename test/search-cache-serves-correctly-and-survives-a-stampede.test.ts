@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { PageCache } from '../src/cache/page-cache.js';
-import type { StoredAnswer } from '../src/cache/page-cache.js';
+import type { StoredAnswer } from '../src/cache/types.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import { basic, send } from './support/http.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';

@@ -1,222 +1,97 @@
 /**
- * A bounded page cache with HTTP-style freshness, on lru-cache:
+ * The page cache: one flow over two tiers, L1 (this process, memory-tier.ts) and L2 (shared by
+ * the replicas: Redis, the Workers Cache API, or the null tier when there is none):
  *
- *   fresh (age < ttl)                          → HIT
- *   stale-while-revalidate (age < ttl + swr)   → STALE now, one background refresh
- *   miss, or older                             → MISS: one upstream call per key however many
- *                                                 requests wait for it (single-flight)
- *   the upstream fails (throws or answers 5xx) and the entry is younger than ttl + stale-if-error
- *                                              → STALE
- *   bypass (the client sent no-cache)          → BYPASS: not read; a good answer replaces the entry
+ *   L1 fresh (age < ttl)                        → HIT, in the tick the request arrived
+ *   L1 within stale-while-revalidate            → STALE now, one background refresh
+ *     (with an L2 that can say so, the copy is first checked against its current stamp: a copy
+ *      that an invalidation through any replica dropped goes on as a miss)
+ *   bypass (the client sent no-cache)           → BYPASS: not read; a good answer replaces the
+ *                                                 page in both tiers (bypasses share one call)
+ *   miss: one flight per flightKey in this process (single-flight), then
+ *     read L2 (entry + stamp + trust fact)
+ *       fresh        → HIT (copied into L1)
+ *       within swr   → STALE (copied into L1), then a background refresh
+ *       else         → lock the page across replicas (the page key when this request may read
+ *                      the page, its api key known here or through L2; else the flight key)
+ *          got it    → call the upstream, store in L1 and L2, release
+ *          held      → poll L2 until the entry is filled, the lock is gone or its TTL passed;
+ *                      then call the upstream if nothing came (a dead holder blocks no page
+ *                      longer than the lock's TTL)
+ *          no lock   → call the upstream (the null tier; L2 out)
+ *   the upstream fails (throws or answers 5xx)  → STALE from the newest of the L1 and L2 copies
+ *                                                 still within ttl + stale-if-error, else its answer
  *
- * Only complete 200 answers are stored. Bounds: entry count and bytes (the stored bytes plus
- * headers and key); the cache never grows past either. Nothing here knows what a page is for:
- * keys are built by the caller (src/cache/page-key.ts).
+ * Only complete 200 answers the request calls storable are stored. A fill that started before an
+ * invalidation never stores its answer after it. Nothing here knows what a page is for: keys are
+ * built by the caller (src/cache/page-key.ts).
  */
-import { LRUCache } from 'lru-cache';
-import type { CacheTier } from './tier.js';
-import { TierFlow } from './tier-flow.js';
-
-export interface StoredAnswer {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  /** Set-Cookie values, kept apart: a page that sets cookies is never stored. */
-  readonly setCookie: readonly string[];
-  readonly body: Uint8Array;
-}
-
-export interface FreshnessPolicy {
-  readonly ttlMs: number;
-  readonly staleWhileRevalidateMs: number;
-  readonly staleIfErrorMs: number;
-}
-
-export type CacheOutcome = 'HIT' | 'MISS' | 'STALE' | 'BYPASS';
-
-/** A served page and how it was served. */
-export interface Served {
-  readonly answer: StoredAnswer;
-  readonly outcome: CacheOutcome;
-}
-
-interface Entry {
-  readonly answer: StoredAnswer;
-  readonly storedAt: number;
-  readonly policy: FreshnessPolicy;
-  readonly size: number;
-  readonly group: string | null;
-  /** The shared tier's generations it was filled under (undefined: filled while the tier was out, or without one). */
-  readonly stamp: string | undefined;
-}
+import { isFresh, newest, servesOnError, withinStaleWhileRevalidate } from './freshness.js';
+import { MemoryTier } from './memory-tier.js';
+import type { LocalEntry } from './memory-tier.js';
+import { NULL_TIER } from './null-tier.js';
+import type { CacheTier, LockOutcome, TierLease, TierRead } from './tier.js';
+import type { CacheCounters, ServeRequest, Served, StoredAnswer, TierEntry } from './types.js';
 
 export interface PageCacheOptions {
   readonly maxEntries: number;
   readonly maxBytes: number;
   readonly now?: () => number;
-  /** A shared tier (L2) behind this one; L1 hits never touch it. */
+  /** A shared tier (L2) behind L1; the null tier when absent. */
   readonly tier?: CacheTier | undefined;
 }
 
-export interface CacheCounters {
-  hits: number;
-  misses: number;
-  stale: number;
-  bypass: number;
-  stored: number;
-  evicted: number;
-  refreshes: number;
-  /** HIT or STALE pages found in the shared tier (L1 had none). */
-  tierHits: number;
-}
+/** What one flight ended with: a page from L2, the upstream's answer, or its failure (with the L2 copy for stale-if-error). */
+type Fill =
+  | { readonly outcome: 'HIT' | 'STALE'; readonly answer: StoredAnswer }
+  | { readonly outcome: 'MISS'; readonly answer: StoredAnswer; readonly fallback: TierEntry | undefined }
+  | { readonly outcome: 'FAILED'; readonly error: unknown; readonly fallback: TierEntry | undefined };
 
-export interface ServeRequest {
-  readonly key: string;
-  /** Requests that may share one upstream call (usually the key; narrower when trust is not yet established). */
-  readonly flightKey: string;
-  readonly policy: FreshnessPolicy;
-  readonly bypass: boolean;
-  /** False when the stored page must not be served to this request (e.g. its api key is not known valid yet). */
-  readonly mayReadStored: boolean;
-  /** Entries can be dropped together by group (e.g. one user's pages). */
-  readonly group: string | null;
-  /** Calls the upstream for this request. */
-  readonly produce: () => Promise<StoredAnswer>;
-  /** Calls the upstream for a background refresh (no client to cancel it). */
-  readonly refresh: () => Promise<StoredAnswer>;
-  /** Whether a 200 answer may be stored (e.g. no `Vary: *`, no Set-Cookie). */
-  readonly storable: (answer: StoredAnswer) => boolean;
-  /** Given a background refresh this request started, so the runtime can keep it alive (edge `waitUntil`). */
-  readonly defer?: (work: Promise<unknown>) => void;
-  /**
-   * With a shared tier: a fact (remembered by any replica through `remember`) that lets this
-   * request read a stored page when `mayReadStored` is false here (built only on an L1 miss).
-   */
-  readonly trustFact?: (() => string) | undefined;
-}
+type FillKind = 'miss' | 'refresh' | 'bypass';
 
-const ENTRY_OVERHEAD_BYTES = 256;
-
-function sizeOf(key: string, answer: StoredAnswer): number {
-  let size = ENTRY_OVERHEAD_BYTES + key.length * 2 + answer.body.byteLength;
-  for (const name in answer.headers) size += (name.length + (answer.headers[name]?.length ?? 0)) * 2;
-  return size;
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class PageCache {
   readonly counters: CacheCounters = { hits: 0, misses: 0, stale: 0, bypass: 0, stored: 0, evicted: 0, refreshes: 0, tierHits: 0 };
   private readonly now: () => number;
-  private readonly entries: LRUCache<string, Entry>;
-  private readonly inflight = new Map<string, Promise<StoredAnswer>>();
-  private readonly groups = new Map<string, Set<string>>();
-  private readonly tier: CacheTier | undefined;
-  private readonly flow: TierFlow | undefined;
-  /**
-   * Local invalidations, so a fill that started before one never stores its answer after it:
-   * `epoch` counts them, `allMark` / `groupMarks` say when everything / a group was last dropped.
-   */
-  private epoch = 0;
-  private allMark = 0;
-  private readonly groupMarks = new Map<string, number>();
+  private readonly local: MemoryTier;
+  private readonly shared: CacheTier;
+  private readonly flights = new Map<string, Promise<Fill>>();
 
-  constructor(options: PageCacheOptions) {
+  constructor(
+    options: PageCacheOptions,
+    /** How often a replica waiting on another's lock looks for the page in L2. */
+    private readonly pollMs = 20,
+  ) {
     this.now = options.now ?? (() => Date.now());
-    this.entries = new LRUCache<string, Entry>({
-      max: options.maxEntries,
-      maxSize: options.maxBytes,
-      sizeCalculation: (entry) => entry.size,
-      dispose: (entry, key, reason) => {
-        if (reason === 'evict') this.counters.evicted += 1;
-        if (entry.group) {
-          const members = this.groups.get(entry.group);
-          members?.delete(key);
-          if (members?.size === 0) this.groups.delete(entry.group);
-        }
-      },
-    });
-    this.tier = options.tier;
-    if (this.tier) {
-      this.flow = new TierFlow(this.tier, {
-        now: this.now,
-        epoch: () => this.epoch,
-        storeLocal: (request, entry, stamp, since) => this.store(request, entry.answer, since, entry.storedAt, stamp),
-        countTierHit: () => void (this.counters.tierHits += 1),
-      });
-      this.tier.onInvalidate((group) => (group === null ? this.dropAll() : this.dropGroup(group)));
-      this.tier.onResync?.(() => this.dropOutdated());
-    }
+    this.local = new MemoryTier({ maxEntries: options.maxEntries, maxBytes: options.maxBytes, now: this.now, onEvicted: () => void (this.counters.evicted += 1) });
+    this.shared = options.tier ?? NULL_TIER;
+    this.shared.onInvalidate((group) => (group === null ? this.local.dropAll() : this.local.dropGroup(group)));
+    this.shared.onResync?.(() => this.dropOutdated());
   }
 
   get size(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.entries.calculatedSize };
+    return this.local.size;
   }
 
   /**
-   * A HIT or a STALE page is answered at once (no promise: nothing waits for it); a MISS or a
-   * BYPASS waits for the upstream.
+   * A HIT or a STALE page from L1 is answered at once (no promise: nothing waits for it) unless L2
+   * checks L1 copies; a miss or a bypass waits for L2 or the upstream.
    */
   serve(request: ServeRequest): Served | Promise<Served> {
-    if (request.bypass) {
-      this.counters.bypass += 1;
-      if (this.flow) return this.flow.bypass(request).then((answer) => ({ answer, outcome: 'BYPASS' as const }));
-      return this.fetchAndStore(request, request.produce).then((answer) => ({ answer, outcome: 'BYPASS' as const }));
-    }
-    const entry = request.mayReadStored ? this.entries.get(request.key) : undefined;
-    const age = entry ? this.now() - entry.storedAt : Infinity;
-    if (entry && age < entry.policy.ttlMs + entry.policy.staleWhileRevalidateMs) {
+    if (request.bypass) return this.serveBypass(request);
+    const entry = request.mayReadStored ? this.local.get(request.key) : undefined;
+    if (entry && withinStaleWhileRevalidate(entry, this.now())) {
       // A shared tier says whether a write through any replica dropped this copy since it was filled.
-      const current = this.tier?.currentStamp?.(entry.group);
+      const current = this.shared.currentStamp?.(entry.group);
       if (current instanceof Promise) return current.then((stamp) => this.serveChecked(request, entry, stamp));
-      return this.serveStored(request, entry, age);
     }
-    return this.serveMissed(request, entry, age);
-  }
-
-  private serveStored(request: ServeRequest, entry: Entry, age: number): Served {
-    if (age < entry.policy.ttlMs) {
-      this.counters.hits += 1;
-      return { answer: entry.answer, outcome: 'HIT' };
-    }
-    this.counters.stale += 1;
-    this.refreshInBackground(request);
-    return { answer: entry.answer, outcome: 'STALE' };
-  }
-
-  private serveMissed(request: ServeRequest, entry: Entry | undefined, age: number): Promise<Served> {
-    if (this.flow) return this.serveThroughTier(this.flow, request, entry);
-    this.counters.misses += 1;
-    return this.serveMiss(request, entry, age);
-  }
-
-  /** An L1 copy against the tier's current stamp (undefined: the tier cannot say, the copy is served as without one). */
-  private serveChecked(request: ServeRequest, entry: Entry, current: string | undefined): Served | Promise<Served> {
-    if (current === undefined || current === entry.stamp) return this.serveStored(request, entry, this.now() - entry.storedAt);
-    if (this.entries.peek(request.key) === entry) this.entries.delete(request.key);
-    return this.serveMissed(request, undefined, Infinity);
-  }
-
-  private async serveThroughTier(flow: TierFlow, request: ServeRequest, entry: Entry | undefined): Promise<Served> {
-    const served = await flow.serve(request, entry);
-    if (served.outcome === 'HIT') this.counters.hits += 1;
-    else if (served.outcome === 'STALE') this.counters.stale += 1;
-    else this.counters.misses += 1;
-    return served;
+    return this.serveLocal(request, entry);
   }
 
   /** Remembers a fact for every replica (nothing without a shared tier: `mayReadStored` says it here). */
   remember(fact: string, ttlMs: number): void {
-    this.tier?.remember(fact, ttlMs);
-  }
-
-  private async serveMiss(request: ServeRequest, entry: Entry | undefined, age: number): Promise<Served> {
-    let answer: StoredAnswer;
-    try {
-      answer = await this.fetchAndStore(request, request.produce);
-    } catch (error) {
-      if (entry && age < entry.policy.ttlMs + entry.policy.staleIfErrorMs) return this.staleOnError(entry);
-      throw error;
-    }
-    if (answer.status >= 500 && entry && age < entry.policy.ttlMs + entry.policy.staleIfErrorMs) return this.staleOnError(entry);
-    return { answer, outcome: 'MISS' };
+    this.shared.remember(fact, ttlMs);
   }
 
   /**
@@ -224,94 +99,172 @@ export class PageCache {
    * through the shared tier: resolves once the tier took it (true), or could not in time (false).
    */
   invalidateAll(): Promise<boolean> {
-    this.dropAll();
-    return this.tier ? this.tier.invalidateAll() : Promise.resolve(true);
+    this.local.dropAll();
+    return this.shared.invalidateAll();
   }
 
   /** Drops the entries of one group (e.g. one user's pages after their favorites changed); resolves as invalidateAll. */
   invalidateGroup(group: string): Promise<boolean> {
-    this.dropGroup(group);
-    return this.tier ? this.tier.invalidateGroup(group) : Promise.resolve(true);
+    this.local.dropGroup(group);
+    return this.shared.invalidateGroup(group);
   }
 
-  private dropAll(): void {
-    this.epoch += 1;
-    this.allMark = this.epoch;
-    this.groupMarks.clear();
-    this.entries.clear();
+  private serveLocal(request: ServeRequest, entry: LocalEntry | undefined): Served | Promise<Served> {
+    const now = this.now();
+    if (entry && isFresh(entry, now)) {
+      this.counters.hits += 1;
+      return { answer: entry.answer, outcome: 'HIT' };
+    }
+    if (entry && withinStaleWhileRevalidate(entry, now)) {
+      this.counters.stale += 1;
+      this.refreshInBackground(request);
+      return { answer: entry.answer, outcome: 'STALE' };
+    }
+    return this.serveMiss(request, entry);
   }
 
-  private dropGroup(group: string): void {
-    this.epoch += 1;
-    // Bounded: past 10,000 groups dropped, a fill in flight is judged against "everything dropped".
-    if (this.groupMarks.size >= 10_000) {
-      this.allMark = this.epoch;
-      this.groupMarks.clear();
-    } else this.groupMarks.set(group, this.epoch);
-    for (const key of [...(this.groups.get(group) ?? [])]) this.entries.delete(key);
+  /** An L1 copy against the shared tier's current stamp (undefined: the tier cannot say, the copy is served as without one). */
+  private serveChecked(request: ServeRequest, entry: LocalEntry, current: string | undefined): Served | Promise<Served> {
+    if (current === undefined || current === entry.stamp) return this.serveLocal(request, entry);
+    this.local.drop(request.key, entry);
+    return this.serveMiss(request, undefined);
   }
 
-  /** Whether an invalidation dropped this group's pages after `since` (an epoch read when a fill started). */
-  private droppedSince(since: number, group: string | null): boolean {
-    return this.allMark > since || (group !== null && (this.groupMarks.get(group) ?? 0) > since);
+  private async serveMiss(request: ServeRequest, entry: LocalEntry | undefined): Promise<Served> {
+    const fill = await this.flight(request.flightKey, () => this.fill(request, 'miss'));
+    if (fill.outcome !== 'MISS' && fill.outcome !== 'FAILED') {
+      this.counters[fill.outcome === 'HIT' ? 'hits' : 'stale'] += 1;
+      return { answer: fill.answer, outcome: fill.outcome };
+    }
+    const stale = newest<TierEntry>(entry, fill.fallback);
+    if ((fill.outcome === 'FAILED' || fill.answer.status >= 500) && servesOnError(stale, this.now())) {
+      this.counters.stale += 1;
+      return { answer: stale.answer, outcome: 'STALE' };
+    }
+    this.counters.misses += 1;
+    if (fill.outcome === 'FAILED') throw fill.error;
+    return { answer: fill.answer, outcome: 'MISS' };
+  }
+
+  private async serveBypass(request: ServeRequest): Promise<Served> {
+    this.counters.bypass += 1;
+    // Never joins a miss's flight (which may answer from L2): bypasses share a call only among themselves.
+    const fill = await this.flight(`${request.flightKey}\nbypass`, () => this.fill(request, 'bypass'));
+    if (fill.outcome === 'FAILED') throw fill.error;
+    return { answer: fill.answer, outcome: 'BYPASS' };
+  }
+
+  private refreshInBackground(request: ServeRequest): void {
+    if (this.flights.has(request.flightKey)) return;
+    this.counters.refreshes += 1;
+    const refreshing = this.flight(request.flightKey, () => this.fill(request, 'refresh')).then(
+      () => undefined,
+      () => undefined, // the stale page stays; the next request tries again
+    );
+    request.defer?.(refreshing);
+  }
+
+  private flight(flightKey: string, start: () => Promise<Fill>): Promise<Fill> {
+    const running = this.flights.get(flightKey);
+    if (running) return running;
+    const started = start().finally(() => this.flights.delete(flightKey));
+    this.flights.set(flightKey, started);
+    return started;
+  }
+
+  /**
+   * The one miss path: L2, the lock across replicas, the upstream, and storing in both tiers.
+   * Written in steps so that a tier answering at once (the null tier) costs no turn: the upstream
+   * is called in the tick the request arrived, as without a tier.
+   */
+  private fill(request: ServeRequest, kind: FillKind): Promise<Fill> {
+    const since = this.local.epoch;
+    const read = this.shared.read(request.key, request.group, kind === 'bypass' || request.mayReadStored ? null : (request.trustFact?.() ?? null));
+    if (read instanceof Promise) return read.then((done) => this.fillAfterRead(request, kind, since, done));
+    return this.fillAfterRead(request, kind, since, read);
+  }
+
+  private fillAfterRead(request: ServeRequest, kind: FillKind, since: number, read: TierRead | undefined): Promise<Fill> {
+    if (kind === 'bypass') return this.call(request, kind, since, read, undefined, undefined);
+    const found = this.readable(request, read);
+    if (found && read && isFresh(found, this.now())) return Promise.resolve(this.adopt(request, found, 'HIT', read.stamp, since));
+    if (found && read && kind === 'miss' && withinStaleWhileRevalidate(found, this.now())) {
+      const served = this.adopt(request, found, 'STALE', read.stamp, since);
+      setTimeout(() => this.refreshInBackground(request), 0);
+      return Promise.resolve(served);
+    }
+    // One lock per page for every replica that may read it, however it knows the api key (first-hand here, or through the tier).
+    const lockKey = request.mayReadStored || read?.trusted === true ? request.key : request.flightKey;
+    const lock = this.shared.lock(lockKey);
+    const locked = async (outcome: LockOutcome): Promise<Fill> => {
+      if (outcome === 'held') {
+        const filled = await this.waitForFill(request, lockKey);
+        if (filled) return this.adopt(request, filled.entry, 'MISS', filled.stamp, since);
+      }
+      return this.call(request, kind, since, read, found, typeof outcome === 'object' ? outcome : undefined);
+    };
+    return lock instanceof Promise ? lock.then(locked) : locked(lock);
+  }
+
+  /** Calls the upstream (synchronously: no turn before it), stores a storable 200 in both tiers. */
+  private async call(request: ServeRequest, kind: FillKind, since: number, read: TierRead | undefined, found: TierEntry | undefined, lease: TierLease | undefined): Promise<Fill> {
+    let answer: StoredAnswer;
+    try {
+      answer = await (kind === 'refresh' ? request.refresh() : request.produce());
+    } catch (error) {
+      lease?.release();
+      return { outcome: 'FAILED', error, fallback: found };
+    }
+    if (answer.status === 200 && request.storable(answer)) {
+      const entry: TierEntry = { answer, storedAt: this.now(), policy: request.policy };
+      if (this.local.put(request.key, request.group, entry, read?.stamp, since)) this.counters.stored += 1;
+      this.shared.write(request.key, request.group, entry, read?.stamp ?? '', lease);
+    }
+    lease?.release();
+    return { outcome: 'MISS', answer, fallback: found };
+  }
+
+  /** Polls L2 while another replica holds the lock; null when the lock went away empty-handed. */
+  private async waitForFill(request: ServeRequest, lockKey: string): Promise<{ entry: TierEntry; stamp: string } | null | undefined> {
+    const deadline = this.now() + this.shared.lockTtlMs;
+    while (this.now() < deadline) {
+      await sleep(this.pollMs);
+      const filled = this.freshFill(request, await this.read(request));
+      if (filled) return filled;
+      if (!(await this.shared.locked(lockKey))) return this.freshFill(request, await this.read(request)) ?? null;
+    }
+    return undefined;
+  }
+
+  private read(request: ServeRequest): TierRead | undefined | Promise<TierRead | undefined> {
+    return this.shared.read(request.key, request.group, request.mayReadStored ? null : (request.trustFact?.() ?? null));
+  }
+
+  private freshFill(request: ServeRequest, read: TierRead | undefined): { entry: TierEntry; stamp: string } | undefined {
+    const entry = this.readable(request, read);
+    return entry && read && isFresh(entry, this.now()) ? { entry, stamp: read.stamp } : undefined;
+  }
+
+  private readable(request: ServeRequest, read: TierRead | undefined): TierEntry | undefined {
+    return read?.entry && (request.mayReadStored || read.trusted) ? read.entry : undefined;
+  }
+
+  /** A page read from L2 is copied into L1 (unless an invalidation since the flight started dropped its group). */
+  private adopt(request: ServeRequest, entry: TierEntry, outcome: 'HIT' | 'STALE' | 'MISS', stamp: string, since: number): Fill {
+    if (this.local.put(request.key, request.group, entry, stamp, since)) this.counters.stored += 1;
+    if (outcome === 'MISS') return { outcome, answer: entry.answer, fallback: undefined };
+    this.counters.tierHits += 1;
+    return { outcome, answer: entry.answer };
   }
 
   /** The tier is back: drops every copy filled under other generations than the current ones (messages may have been lost). */
   private dropOutdated(): void {
-    const tier = this.tier;
-    if (!tier?.currentStamp) return;
-    for (const [key, entry] of this.entries.entries()) {
-      void Promise.resolve(tier.currentStamp(entry.group)).then((current) => {
-        if (current !== entry.stamp && this.entries.peek(key) === entry) this.entries.delete(key);
+    const currentStamp = this.shared.currentStamp;
+    if (!currentStamp) return;
+    for (const [key, entry] of this.local.copies()) {
+      void Promise.resolve(currentStamp(entry.group)).then((current) => {
+        if (current !== entry.stamp) this.local.drop(key, entry);
       });
-    }
-  }
-
-  private staleOnError(entry: Entry): Served {
-    this.counters.stale += 1;
-    this.counters.misses -= 1;
-    return { answer: entry.answer, outcome: 'STALE' };
-  }
-
-  private refreshInBackground(request: ServeRequest): void {
-    if (this.inflight.has(request.flightKey)) return;
-    this.counters.refreshes += 1;
-    const refreshing = this.flow
-      ? this.flow.refresh(request)
-      : this.fetchAndStore(request, request.refresh).catch(() => {
-      /* the stale page stays; the next request tries again */
-    });
-    if (refreshing) request.defer?.(refreshing);
-  }
-
-  private fetchAndStore(request: ServeRequest, call: () => Promise<StoredAnswer>): Promise<StoredAnswer> {
-    const running = this.inflight.get(request.flightKey);
-    if (running) return running;
-    const since = this.epoch;
-    const started = call()
-      .then((answer) => {
-        if (answer.status === 200 && request.storable(answer)) this.store(request, answer, since);
-        return answer;
-      })
-      .finally(() => this.inflight.delete(request.flightKey));
-    this.inflight.set(request.flightKey, started);
-    return started;
-  }
-
-  /** `since`: the epoch when the fill started (its answer is not kept if a write dropped its pages meanwhile). */
-  private store(request: ServeRequest, answer: StoredAnswer, since: number, storedAt = this.now(), stamp?: string): void {
-    if (this.droppedSince(since, request.group)) return;
-    const { policy } = request;
-    const entry: Entry = { answer, storedAt, policy, size: sizeOf(request.key, answer), group: request.group, stamp };
-    const keepFor = policy.ttlMs + Math.max(policy.staleWhileRevalidateMs, policy.staleIfErrorMs) - (this.now() - storedAt);
-    if (keepFor <= 0) return;
-    this.entries.set(request.key, entry, { ttl: keepFor });
-    if (!this.entries.has(request.key)) return; // larger than the whole cache: not stored
-    this.counters.stored += 1;
-    if (request.group) {
-      let members = this.groups.get(request.group);
-      if (!members) this.groups.set(request.group, (members = new Set()));
-      members.add(request.key);
     }
   }
 }

@@ -22,7 +22,7 @@ import { LRUCache } from 'lru-cache';
 import type { Operation } from '../catalogue/operations.js';
 import type { LegacyForward } from '../request/render-legacy.js';
 import { PageCache } from './page-cache.js';
-import type { FreshnessPolicy, Served, StoredAnswer } from './page-cache.js';
+import type { FreshnessPolicy, Served, StoredAnswer } from './types.js';
 import { pageKey } from './page-key.js';
 import { createSecretHasher } from './secret-hasher.js';
 import type { CacheTier } from './tier.js';

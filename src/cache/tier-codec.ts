@@ -4,7 +4,7 @@
  * headers), then the body.
  * No Node-only API: the same codec serves Redis and the edge tiers.
  */
-import type { TierEntry } from './tier.js';
+import type { TierEntry } from './types.js';
 
 const FENCE_WIDTH = 16;
 const encoder = new TextEncoder();

@@ -1,19 +1,16 @@
 /**
- * The port of a shared cache tier (L2) behind the per-process PageCache (L1): Redis/Valkey on Node
- * (src/node/fleet/redis-tier.ts), the Workers Cache API on the edge. Every method resolves, never
+ * The port of a shared cache tier (L2) behind the per-process memory tier (L1): Redis/Valkey on
+ * Node (src/node/fleet/redis-tier.ts), the Workers Cache API on the edge, the null tier
+ * (null-tier.ts) when there is none. Every method resolves, never
  * rejects: a tier that is down, slow or flushed answers "nothing there" and the gateway goes on
- * with its L1 and the upstream (the implementation says how it notices and recovers).
+ * with its L1 and the upstream (the implementation says how it notices and recovers). A tier that
+ * knows an answer without I/O (the null tier) gives it at once, not as a promise, so a miss calls
+ * the upstream in the tick it arrived.
  *
  * Keys reaching a tier are the structured page keys (src/cache/page-key.ts), which never hold a
  * credential; a tier stores them hashed.
  */
-import type { FreshnessPolicy, StoredAnswer } from './page-cache.js';
-
-export interface TierEntry {
-  readonly answer: StoredAnswer;
-  readonly storedAt: number;
-  readonly policy: FreshnessPolicy;
-}
+import type { TierEntry } from './types.js';
 
 /** What one read of the tier found. */
 export interface TierRead {
@@ -36,11 +33,11 @@ export type LockOutcome = TierLease | 'held' | 'out';
 
 export interface CacheTier {
   /** `trustFact`: also ask whether this fact was remembered (null: do not ask). */
-  read(key: string, group: string | null, trustFact: string | null): Promise<TierRead | undefined>;
+  read(key: string, group: string | null, trustFact: string | null): TierRead | undefined | Promise<TierRead | undefined>;
   /** Stores an entry (fire and forget). `stamp` from the read that preceded the call. */
   write(key: string, group: string | null, entry: TierEntry, stamp: string, lease: TierLease | undefined): void;
   /** Tries to become the one replica that calls the upstream for this flight. */
-  lock(flightKey: string): Promise<LockOutcome>;
+  lock(flightKey: string): LockOutcome | Promise<LockOutcome>;
   /** Whether some replica still holds the lock of this flight. */
   locked(flightKey: string): Promise<boolean>;
   /** How long a lock lives when its holder never releases it (so waiting longer is pointless). */

@@ -12,8 +12,10 @@
  *   an answer depends on.
  * Every call resolves; a failing cache reads as empty.
  */
+import { keepForMs } from '../cache/freshness.js';
 import { decodeEntry, encodeEntry, fenceText } from '../cache/tier-codec.js';
-import type { CacheTier, LockOutcome, TierEntry, TierRead } from '../cache/tier.js';
+import type { CacheTier, LockOutcome, TierRead } from '../cache/tier.js';
+import type { TierEntry } from '../cache/types.js';
 
 /** The part of the Workers Cache the tier uses. */
 export interface EdgeCache {
@@ -55,15 +57,14 @@ export class CacheApiTier implements CacheTier {
   }
 
   write(key: string, _group: string | null, entry: TierEntry, stamp: string): void {
-    const { policy } = entry;
-    const keepForMs = policy.ttlMs + Math.max(policy.staleWhileRevalidateMs, policy.staleIfErrorMs) - (Date.now() - entry.storedAt);
-    if (keepForMs < 1000 || stamp === '') return;
+    const keepFor = keepForMs(entry.policy, entry.storedAt, Date.now());
+    if (keepFor < 1000 || stamp === '') return;
     const head = new TextEncoder().encode(fenceText(0));
     const body = encodeEntry(entry, stamp);
     const bytes = new Uint8Array(head.byteLength + body.byteLength);
     bytes.set(head, 0);
     bytes.set(body, head.byteLength);
-    this.track(sha(key).then((hash) => this.set(`e/${hash}`, bytes, Math.min(MAX_AGE_S, Math.floor(keepForMs / 1000)))));
+    this.track(sha(key).then((hash) => this.set(`e/${hash}`, bytes, Math.min(MAX_AGE_S, Math.floor(keepFor / 1000)))));
   }
 
   lock(): Promise<LockOutcome> {

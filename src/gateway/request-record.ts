@@ -13,7 +13,7 @@ import { uncataloguedTemplate } from '../catalogue/route-table.js';
 import type { RouteMode } from '../config/schema.js';
 import { scrubTemplate } from '../observability/identity.js';
 import type { Identifier } from '../observability/identity.js';
-import type { CacheOutcome } from '../cache/page-cache.js';
+import type { CacheOutcome } from '../cache/types.js';
 import type { Arrival } from './arrival.js';
 
 /**

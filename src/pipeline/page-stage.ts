@@ -8,7 +8,7 @@
  * on it. A client's `If-None-Match` is answered 304 from the stored page's ETag (stored-answer.ts).
  */
 import type { SearchCache } from '../cache/search-cache.js';
-import type { Served } from '../cache/page-cache.js';
+import type { Served } from '../cache/types.js';
 import { routeFreshness } from '../config/schema.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { renderLegacyRequest } from '../request/render-legacy.js';

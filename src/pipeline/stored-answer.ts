@@ -4,7 +4,7 @@
  * bytes; a served one gets `X-Cache` and honours `If-None-Match` (or `If-Modified-Since`) against
  * the stored validators.
  */
-import type { CacheOutcome, StoredAnswer } from '../cache/page-cache.js';
+import type { CacheOutcome, StoredAnswer } from '../cache/types.js';
 import { answer, bodyBytes } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
 import { copyWith } from '../hot-path.js';

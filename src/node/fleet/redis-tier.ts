@@ -25,9 +25,11 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { keepForMs } from '../../cache/freshness.js';
 import { decodeEntry, encodeEntry } from '../../cache/tier-codec.js';
 import { TierBreaker } from '../../cache/tier-breaker.js';
-import type { CacheTier, LockOutcome, TierEntry, TierLease, TierRead } from '../../cache/tier.js';
+import type { CacheTier, LockOutcome, TierLease, TierRead } from '../../cache/tier.js';
+import type { TierEntry } from '../../cache/types.js';
 import { INVALIDATE_SCRIPT, LOCK_SCRIPT, RELEASE_SCRIPT, STORE_SCRIPT } from './redis-scripts.js';
 
 /** DECISION: a group's generation lives a week past its last change; L2 entries never live longer. */
@@ -106,8 +108,7 @@ export class RedisTier implements CacheTier {
   }
 
   write(key: string, _group: string | null, entry: TierEntry, stamp: string, lease: TierLease | undefined): void {
-    const { policy } = entry;
-    const keepFor = Math.min(GROUP_GENERATION_TTL_MS, policy.ttlMs + Math.max(policy.staleWhileRevalidateMs, policy.staleIfErrorMs) - (Date.now() - entry.storedAt));
+    const keepFor = Math.min(GROUP_GENERATION_TTL_MS, keepForMs(entry.policy, entry.storedAt, Date.now()));
     const bytes = encodeEntry(entry, stamp);
     if (keepFor <= 0 || bytes.byteLength > this.options.maxEntryBytes || stamp === '') return;
     const value = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
