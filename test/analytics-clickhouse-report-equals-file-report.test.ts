@@ -42,8 +42,16 @@ async function report(args: string[]): Promise<{ code: number; stdout: string; s
   }
 }
 
-/** The report with what names its source and its making time set aside. */
-const comparable = (r: Report): Report => ({ ...r, generatedAt: '', inputs: [] });
+/**
+ * The report with what names its source and its making time set aside, and the api2 breaker's
+ * openings: ClickHouse does not ingest breaker lines, so its report says it does not know them (null).
+ */
+const comparable = (r: Report): Report => ({
+  ...r,
+  generatedAt: '',
+  inputs: [],
+  readiness: { ...r.readiness, api2BreakerOpens: null, operations: r.readiness.operations.map((op) => ({ ...op, evidence: { ...op.evidence, breakerOpens: null } })) },
+});
 
 let server: ClickHouseServer;
 

@@ -23,25 +23,23 @@ describe('report: per client', () => {
     expect(report.summary.anonymousRequests).toBe(5);
   });
 
-  it('lists what blocks each client: legacy mode, malformed forms, version prefixes, plain http, uncatalogued calls', () => {
-    const blockers = Object.fromEntries(report.clients.map((c) => [c.client, c.blockers.map((b) => [b.kind, b.operation, b.requests])]));
+  it('lists what blocks each client, one entry per kind (legacy mode, malformed forms, version prefixes, plain http, uncatalogued calls) naming its operations', () => {
+    const blockers = Object.fromEntries(report.clients.map((c) => [c.client, c.blockers.map((b) => [b.kind, b.operations, b.requests])]));
     expect(blockers).toEqual({
       [CLIENT_A]: [
-        ['legacy-mode', 'recipes.search', 150],
-        ['legacy-mode', 'grocery.list', 50],
-        ['version-prefix', 'recipes.search', 20],
+        ['legacy-mode', ['recipes.search', 'grocery.list'], 200],
+        ['version-prefix', ['recipes.search'], 20],
       ],
       [CLIENT_B]: [
-        ['legacy-mode', 'recipes.search', 50],
-        ['plain-http', 'recipes.search', 50],
-        ['legacy-mode', 'grocery.update', 40],
-        ['malformed-form', 'grocery.update', 30],
+        ['legacy-mode', ['recipes.search', 'grocery.update'], 90],
+        ['plain-http', ['recipes.search'], 50],
+        ['malformed-form', ['grocery.update'], 30],
       ],
-      [CLIENT_C]: [['uncatalogued', 'GET /recipe/{n}', 10]],
+      [CLIENT_C]: [['uncatalogued', ['GET /recipe/{n}'], 10]],
     });
     const b = report.clients[1];
-    expect(b?.blockers.find((x) => x.kind === 'malformed-form')?.detail).toBe('malformed form POST /grocerylist/{id}');
-    expect(report.clients[0]?.blockers.find((x) => x.kind === 'version-prefix')?.detail).toBe('/v1/ path prefix');
+    expect(b?.blockers.find((x) => x.kind === 'malformed-form')?.detail).toBe('malformed path forms (POST /grocerylist/{id})');
+    expect(report.clients[0]?.blockers.find((x) => x.kind === 'version-prefix')?.detail).toBe('version path prefix (/v1/)');
   });
 
   it('keeps the forms each client uses, with first and last seen', () => {

@@ -11,19 +11,17 @@ import { OPERATION_IDS } from '../catalogue/operations.js';
 import type { OperationId } from '../catalogue/operations.js';
 import type { RequestRecord } from '../gateway/request-record.js';
 import type { ShadowRecord } from '../traffic/shadow.js';
+import { LATENCY_BUCKETS, bucketQuantile, latencyIndex } from './latency-buckets.js';
 
 export type Side = 'legacy' | 'api2';
 export const SIDES: readonly Side[] = ['legacy', 'api2'];
-
-/** Upper bounds (ms, inclusive) of the fixed latency buckets; past the last, the last is reported. */
-export const LATENCY_BOUNDS_MS = [1, 2, 5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 10_000, 30_000] as const;
 
 export interface SideCounts {
   /** Answers given by this side (the record's `mode`). */
   readonly requests: number;
   readonly status4xx: number;
   readonly status5xx: number;
-  /** The upper bound of the latency bucket holding the median; null without requests. */
+  /** The upper bound of the latency bucket holding the median (src/migration/latency-buckets.ts); null without requests. */
   readonly p50Ms: number | null;
   readonly p95Ms: number | null;
 }
@@ -61,11 +59,6 @@ export function merge(into: Tally, from: ReadonlyMap<string, number> | Readonly<
   }
 }
 
-function latencyIndex(ms: number): number {
-  const i = LATENCY_BOUNDS_MS.findIndex((bound) => ms <= bound);
-  return i === -1 ? LATENCY_BOUNDS_MS.length : i;
-}
-
 const KNOWN = new Set<string>(OPERATION_IDS);
 const isOperation = (value: unknown): value is OperationId => typeof value === 'string' && KNOWN.has(value);
 
@@ -91,23 +84,10 @@ export function tallyBreakerOpen(tally: Tally, upstream: string): void {
   add(tally, `breaker:${upstream}:open`);
 }
 
-/** The upper bound of the bucket where the q-quantile falls (the last bound past it). */
-function quantile(counts: readonly number[], total: number, q: number): number | null {
-  if (total === 0) return null;
-  const rank = Math.ceil(q * total);
-  let seen = 0;
-  for (let i = 0; i < counts.length; i++) {
-    seen += counts[i] ?? 0;
-    if (seen >= rank) return LATENCY_BOUNDS_MS[Math.min(i, LATENCY_BOUNDS_MS.length - 1)] ?? null;
-  }
-  return LATENCY_BOUNDS_MS[LATENCY_BOUNDS_MS.length - 1] ?? null;
-}
-
 function sideOf(tally: ReadonlyMap<string, number>, operation: OperationId, side: Side): SideCounts {
   const get = (suffix: string) => tally.get(`${operation}:${side}:${suffix}`) ?? 0;
-  const latency = Array.from({ length: LATENCY_BOUNDS_MS.length + 1 }, (_, i) => get(`lat:${i}`));
-  const timed = latency.reduce((sum, n) => sum + n, 0);
-  return { requests: get('n'), status4xx: get('4xx'), status5xx: get('5xx'), p50Ms: quantile(latency, timed, 0.5), p95Ms: quantile(latency, timed, 0.95) };
+  const latency = Array.from({ length: LATENCY_BUCKETS }, (_, i) => get(`lat:${i}`));
+  return { requests: get('n'), status4xx: get('4xx'), status5xx: get('5xx'), p50Ms: bucketQuantile(latency, 0.5), p95Ms: bucketQuantile(latency, 0.95) };
 }
 
 export function countsOf(tally: ReadonlyMap<string, number>, operation: OperationId): OperationCounts {

@@ -36,6 +36,8 @@ export interface ModeAgg {
   requests: number;
   /** 5xx answers. */
   errors: number;
+  /** 4xx answers. */
+  clientErrors: number;
   readonly latency: LatencySketch;
   /** Epoch minute → requests; the current minute is counted in `minute`/`minuteCount` first. */
   readonly minutes: Map<number, number>;
@@ -109,6 +111,8 @@ export class Aggregator {
   firstTime = Infinity;
   lastTime = -Infinity;
   anonymous = 0;
+  /** api2 circuit breaker transitions to open (`"msg":"breaker"` lines); null when the source does not know. */
+  breakerOpens: number | null = 0;
   /** Refused before routing, by mode, and their minutes. */
   readonly unrouted = new Map<string, ModeAgg>();
   readonly operations = new Map<string, OperationAgg>();
@@ -123,6 +127,7 @@ export class Aggregator {
     const parsed = parseLine(line);
     if (parsed.kind === 'record') this.add(parsed.record);
     else if (parsed.kind === 'shadow') this.addShadow(parsed.shadow);
+    else if (parsed.kind === 'breaker') this.addBreaker(parsed.upstream, parsed.to);
     else if (parsed.kind === 'broken') this.addBroken(input, lineNumber, parsed.reason);
     else this.otherLines++;
   }
@@ -149,7 +154,10 @@ export class Aggregator {
     countMinute(mode, minute);
     const status = record.status;
     if (status >= 500) mode.errors++;
-    else if (status >= 400) op.clientErrors++;
+    else if (status >= 400) {
+      op.clientErrors++;
+      mode.clientErrors++;
+    }
     if (record.latencyMs !== undefined) mode.latency.add(record.latencyMs);
 
     let client: ClientAgg | undefined;
@@ -205,6 +213,12 @@ export class Aggregator {
     countPaths(shadow.noise, line.noise);
   }
 
+  /** A breaker transition: not a request, counted apart (`otherLines` as before). */
+  addBreaker(upstream: string, to: string): void {
+    this.otherLines++;
+    if (upstream === 'api2' && to === 'open' && this.breakerOpens !== null) this.breakerOpens++;
+  }
+
   private cell(modes: Map<string, ModeAgg>, name: string): ModeAgg {
     const mode = this.emptyCell(modes, name);
     mode.requests++;
@@ -214,7 +228,7 @@ export class Aggregator {
   private emptyCell(modes: Map<string, ModeAgg>, name: string): ModeAgg {
     let mode = modes.get(name);
     if (!mode) {
-      modes.set(name, (mode = { index: this.modeIds.id(name), requests: 0, errors: 0, latency: new LatencySketch(), minutes: new Map(), minute: -1, minuteCount: 0 }));
+      modes.set(name, (mode = { index: this.modeIds.id(name), requests: 0, errors: 0, clientErrors: 0, latency: new LatencySketch(), minutes: new Map(), minute: -1, minuteCount: 0 }));
     }
     return mode;
   }

@@ -5,9 +5,14 @@
 import { OPERATION_IDS, isOperationId, operationById } from '../catalogue/operations.js';
 import { flushMinute } from './aggregate.js';
 import type { Aggregator, ClientAgg, ModeAgg, OperationAgg, ShadowAgg } from './aggregate.js';
+import { blockerKinds, BLOCKER_TEXT } from '../migration/blockers.js';
+import type { BlockerKind } from '../migration/blockers.js';
+import { bucketQuantile } from '../migration/latency-buckets.js';
+import type { SideCounts } from '../migration/live-tally.js';
+import { EMPTY_SIDE, headline, judge, judgeAll } from '../migration/readiness.js';
+import type { Evidence } from '../migration/readiness.js';
 import { LatencySketch } from './latency-sketch.js';
-import { judge } from './readiness.js';
-import type { Blocker, ClientReport, ClientUse, ModeReport, OperationReport, PathCount, Report, ShadowReport, Thresholds, TimelineBucket } from './types.js';
+import type { Blocker, BlockerGroup, ClientReport, ClientUse, ModeReport, OperationReport, PathCount, Report, ShadowReport, Thresholds, TimelineBucket } from './types.js';
 
 /** Entries of the top lists of a shadow report. */
 const TOP = 10;
@@ -23,13 +28,16 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], threshol
     flushMinute(cell);
     modeTotals.set(mode, (modeTotals.get(mode) ?? 0) + cell.requests);
   }
+  const evidence = new Map([...agg.operations].map(([id, op]) => [id, evidenceOf(id, op, agg.breakerOpens)]));
   const operations = [...agg.operations.entries()]
-    .map(([id, op]) => operationReport(id, op, thresholds))
+    .map(([id, op]) => operationReport(id, op, evidence.get(id)!, thresholds))
     .sort((a, b) => b.requests - a.requests || a.operation.localeCompare(b.operation));
   const clients = [...agg.clients.entries()]
     .map(([id, client]) => clientReport(id, client))
     .sort((a, b) => b.legacyRequests - a.legacyRequests || b.requests - a.requests || a.client.localeCompare(b.client));
   const modes = sortedCounts(modeTotals);
+  const verdicts = judgeAll(evidence, thresholds, agg.breakerOpens);
+  const heldBack = blockersByOperation(agg);
   return {
     generatedAt: now.toISOString(),
     inputs,
@@ -45,6 +53,15 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], threshol
       unrouted: [...agg.unrouted.values()].reduce((sum, cell) => sum + cell.requests, 0),
       modes: Object.fromEntries(modes),
     },
+    readiness: {
+      headline: headline(verdicts),
+      api2BreakerOpens: agg.breakerOpens,
+      operations: verdicts.map((verdict) => ({
+        ...verdict,
+        evidence: evidence.get(verdict.operation) ?? evidenceOf(verdict.operation, undefined, agg.breakerOpens),
+        heldBackBy: heldBack.get(verdict.operation) ?? [],
+      })),
+    },
     operations,
     unseenOperations: OPERATION_IDS.filter((id) => (agg.operations.get(id)?.requests ?? 0) === 0),
     uncatalogued: [...agg.uncatalogued.values()]
@@ -52,12 +69,65 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], threshol
       .sort((a, b) => b.requests - a.requests || a.pathTemplate.localeCompare(b.pathTemplate) || a.method.localeCompare(b.method)),
     clients,
     timeline: timeline(agg, cells, modes.map(([mode]) => mode)),
+    trends: { days: days(agg) },
     brokenLines: agg.broken,
     thresholds,
   };
 }
 
-function operationReport(operation: string, op: OperationAgg, thresholds: Thresholds): OperationReport {
+/** The readiness model's evidence (src/migration/readiness.ts) from one operation's counts. */
+function evidenceOf(operation: string, op: OperationAgg | undefined, breakerOpens: number | null): Evidence {
+  const side = (name: string): SideCounts => {
+    const cell = op?.modes.get(name);
+    if (!cell) return EMPTY_SIDE;
+    const fixed = cell.latency.fixed;
+    return { requests: cell.requests, status4xx: cell.clientErrors, status5xx: cell.errors, p50Ms: bucketQuantile(fixed, 0.5), p95Ms: bucketQuantile(fixed, 0.95) };
+  };
+  const shadow = op?.shadow;
+  const agreed = shadow?.equal ?? 0;
+  const differed = shadow?.differing ?? 0;
+  return {
+    operation,
+    legacy: side('legacy'),
+    api2: side('api2'),
+    fallbacks: op?.fallbacks ?? 0,
+    shadow: {
+      compared: agreed + differed,
+      agreed,
+      differed,
+      skipped: shadow?.skipped ?? 0,
+      fields: shadow ? sortedCounts(shadow.fields).map(([path, count]) => ({ path, count })) : [],
+    },
+    breakerOpens,
+  };
+}
+
+/** Per operation, the clients holding it back, one group per blocker kind (how many clients, how many requests). */
+function blockersByOperation(agg: Aggregator): Map<string, BlockerGroup[]> {
+  const groups = new Map<string, Map<BlockerKind, { clients: Set<number>; requests: number }>>();
+  for (const client of agg.clients.values()) {
+    for (const use of client.uses.values()) {
+      for (const kind of blockerKinds(use)) {
+        let byKind = groups.get(use.operation);
+        if (!byKind) groups.set(use.operation, (byKind = new Map()));
+        let group = byKind.get(kind);
+        if (!group) byKind.set(kind, (group = { clients: new Set(), requests: 0 }));
+        group.clients.add(client.index);
+        group.requests += use.requests;
+      }
+    }
+  }
+  return new Map(
+    [...groups].map(([operation, byKind]) => [
+      operation,
+      [...byKind]
+        .map(([kind, g]) => ({ kind, detail: BLOCKER_TEXT[kind], clients: g.clients.size, requests: g.requests }))
+        .sort((a, b) => b.requests - a.requests || a.kind.localeCompare(b.kind)),
+    ]),
+  );
+}
+
+function operationReport(operation: string, op: OperationAgg, evidence: Evidence, thresholds: Thresholds): OperationReport {
   const share = (n: number): number => (op.requests === 0 ? 0 : n / op.requests);
   const modes: ModeReport[] = [...op.modes.entries()]
     .map(([mode, m]) => ({
@@ -101,7 +171,7 @@ function operationReport(operation: string, op: OperationAgg, thresholds: Thresh
     routeModes: Object.fromEntries(sortedCounts(op.routeModes)),
     fallbacks: { requests: op.fallbacks, share: share(op.fallbacks) },
     shadow: shadowReport(op.shadow),
-    readiness: judge(operation, op, thresholds),
+    readiness: judge(evidence, thresholds),
   };
 }
 
@@ -127,21 +197,17 @@ export function shadowReport(shadow: ShadowAgg): ShadowReport {
 
 function clientReport(id: string, client: ClientAgg): ClientReport {
   const uses = [...client.uses.values()].sort(compareUses);
-  const blockers = new Map<string, Blocker>();
-  const add = (kind: Blocker['kind'], operation: string, detail: string, requests: number): void => {
-    const key = `${kind}|${operation}|${detail}`;
-    const found = blockers.get(key);
-    blockers.set(key, { kind, operation, detail, requests: (found?.requests ?? 0) + requests });
-  };
+  const blockers = new Map<BlockerKind, { operations: Map<string, number>; requests: number; which: Set<string> }>();
   for (const use of uses) {
-    if (use.operation === 'uncatalogued') {
-      add('uncatalogued', `${use.method} ${use.pathTemplate ?? '(unknown)'}`, 'uncatalogued call, only the legacy backend answers it', use.requests);
-      continue;
+    const operation = use.operation === 'uncatalogued' ? `${use.method} ${use.pathTemplate ?? '(unknown)'}` : use.operation;
+    for (const kind of blockerKinds(use)) {
+      let found = blockers.get(kind);
+      if (!found) blockers.set(kind, (found = { operations: new Map(), requests: 0, which: new Set() }));
+      found.requests += use.requests;
+      found.operations.set(operation, (found.operations.get(operation) ?? 0) + use.requests);
+      if (kind === 'malformed-form') found.which.add(malformedForm(use.operation));
+      if (kind === 'version-prefix') found.which.add(`/${use.versionPrefix}/`);
     }
-    if (use.mode === 'legacy') add('legacy-mode', use.operation, 'served by the legacy backend', use.requests);
-    if (use.form === 'malformed') add('malformed-form', use.operation, `malformed form ${malformedForm(use.operation)}`.trim(), use.requests);
-    if (use.versionPrefix !== undefined) add('version-prefix', use.operation, `/${use.versionPrefix}/ path prefix`, use.requests);
-    if (use.insecure) add('plain-http', use.operation, 'credentials over plain http', use.requests);
   }
   return {
     client: id,
@@ -151,8 +217,16 @@ function clientReport(id: string, client: ClientAgg): ClientReport {
     firstSeen: new Date(client.first).toISOString(),
     lastSeen: new Date(client.last).toISOString(),
     uses,
-    blockers: [...blockers.values()].sort((a, b) => b.requests - a.requests || a.operation.localeCompare(b.operation) || a.kind.localeCompare(b.kind)),
+    blockers: [...blockers]
+      .map(([kind, b]): Blocker => ({ kind, detail: blockerDetail(kind, b.which), operations: sortedCounts(b.operations).map(([operation]) => operation), requests: b.requests }))
+      .sort((a, b) => b.requests - a.requests || a.kind.localeCompare(b.kind)),
   };
+}
+
+/** What a kind means for this client, naming the malformed forms or the prefixes: `malformed path forms (POST /grocerylist/{id})`. */
+function blockerDetail(kind: BlockerKind, which: ReadonlySet<string>): string {
+  const named = [...which].filter((w) => w !== '').sort();
+  return named.length > 0 ? `${BLOCKER_TEXT[kind]} (${named.join(', ')})` : BLOCKER_TEXT[kind];
 }
 
 /**
@@ -209,6 +283,25 @@ function timeline(agg: Aggregator, cells: ReadonlyArray<readonly [string, ModeAg
     modes: bucketModes,
   }));
   return { stepSeconds: step * 60, modes, buckets };
+}
+
+const DAY_MINUTES = 1440;
+
+/** Requests per UTC day and side, from the cells' minutes (step-aligned from ClickHouse: usable while a step divides a day). */
+function days(agg: Aggregator): Array<{ day: string; legacy: number; api2: number }> {
+  if (agg.records === 0 || DAY_MINUTES % timelineStep(agg.firstTime, agg.lastTime) !== 0) return [];
+  const first = Math.floor(agg.firstTime / 60_000 / DAY_MINUTES);
+  const last = Math.floor(agg.lastTime / 60_000 / DAY_MINUTES);
+  const out = Array.from({ length: last - first + 1 }, (_, i) => ({ day: new Date((first + i) * DAY_MINUTES * 60_000).toISOString().slice(0, 10), legacy: 0, api2: 0 }));
+  for (const op of agg.operations.values()) {
+    for (const side of ['legacy', 'api2'] as const) {
+      for (const [minute, n] of op.modes.get(side)?.minutes ?? []) {
+        const day = out[Math.floor(minute / DAY_MINUTES) - first];
+        if (day) day[side] += n;
+      }
+    }
+  }
+  return out;
 }
 
 function sortedCounts(map: ReadonlyMap<string, number>): Array<[string, number]> {

@@ -41,3 +41,8 @@ export function pathCounts(paths: ReadonlyArray<{ readonly path: string; readonl
     .map((p) => `${p.path} (${formatCount(p.count)})`)
     .join(', ');
 }
+
+/** `recipes.search, grocery.list and 3 more`. */
+export function operationList(operations: readonly string[], shown = 4): string {
+  return operations.length <= shown ? operations.join(', ') : `${operations.slice(0, shown).join(', ')} and ${operations.length - shown} more`;
+}

@@ -4,14 +4,14 @@
  * logarithmic buckets (each 1 % wide, so an estimate is within 0.5 % of the true value) and a
  * percentile is the nearest-rank bucket's midpoint. Values under 0.01 ms count as 0; values
  * above about 2 hours count as 2 hours.
+ *
+ * Beside it, the same values in the readiness model's fixed buckets (src/migration/latency-buckets.ts),
+ * which the verdict reads so that the report and the live console judge the same requests alike.
  */
-const RELATIVE_ACCURACY = 0.005;
-const GAMMA = (1 + RELATIVE_ACCURACY) / (1 - RELATIVE_ACCURACY);
-export const INV_LOG_GAMMA = 1 / Math.log(GAMMA);
-const MIN_VALUE = 0.01;
-/** Bucket keys from ceil(log_gamma(0.01)) = -461 up. */
-export const KEY_OFFSET = 462;
-export const BUCKETS = 2048;
+import { BUCKETS, LATENCY_BUCKETS, MIN_VALUE, fixedIndexOfSketch, latencyIndex, midpoint, sketchIndex } from '../migration/latency-buckets.js';
+
+export { BUCKETS, INV_LOG_GAMMA, KEY_OFFSET } from '../migration/latency-buckets.js';
+
 /** Up to this many values are kept exactly. */
 export const EXACT_LIMIT = 4096;
 
@@ -20,8 +20,15 @@ export class LatencySketch {
   private zeros = 0;
   private total = 0;
   private exact: number[] | null = [];
+  /** Counts per fixed bucket (src/migration/latency-buckets.ts). */
+  readonly fixed = new Uint32Array(LATENCY_BUCKETS);
 
   add(ms: number): void {
+    this.fixed[latencyIndex(ms)]! += 1;
+    this.addValue(ms);
+  }
+
+  private addValue(ms: number): void {
     if (this.exact !== null) {
       this.exact.push(ms >= MIN_VALUE ? ms : 0);
       if (this.exact.length > EXACT_LIMIT) this.toBuckets();
@@ -32,17 +39,20 @@ export class LatencySketch {
 
   /** Adds `ms` `count` times: the same sketch as `count` calls of add(ms). */
   addCount(ms: number, count: number): void {
+    this.fixed[latencyIndex(ms)]! += count;
     let left = count;
-    for (; left > 0 && this.exact !== null; left--) this.add(ms);
+    for (; left > 0 && this.exact !== null; left--) this.addValue(ms);
     if (left > 0) this.addToBuckets(ms, left);
   }
 
   /**
    * Adds `count` values known only by their bucket (`index` as addToBuckets computes it, or -1 for
    * values under 0.01 ms), for a source that bucketed them itself (ClickHouse). Only for a sketch
-   * past EXACT_LIMIT values, as the bucketing source knows.
+   * past EXACT_LIMIT values, as the bucketing source knows. Its fixed bucket is the one of the
+   * bucket's midpoint, as for every value (src/migration/latency-buckets.ts).
    */
   addToBucket(index: number, count: number): void {
+    this.fixed[fixedIndexOfSketch(Math.min(BUCKETS - 1, index))]! += count;
     if (this.exact !== null) this.toBuckets();
     this.total += count;
     if (index < 0) this.zeros += count;
@@ -51,8 +61,9 @@ export class LatencySketch {
 
   /** Adds every value of another sketch. */
   merge(other: LatencySketch): void {
+    for (let i = 0; i < LATENCY_BUCKETS; i++) this.fixed[i]! += other.fixed[i]!;
     if (other.exact !== null) {
-      for (const value of other.exact) this.add(value);
+      for (const value of other.exact) this.addValue(value);
       return;
     }
     if (this.exact !== null) this.toBuckets();
@@ -80,7 +91,7 @@ export class LatencySketch {
     const buckets = this.buckets!;
     for (let i = 0; i < BUCKETS; i++) {
       seen += buckets[i]!;
-      if (seen >= rank) return Math.round(((2 * GAMMA ** (i - KEY_OFFSET)) / (GAMMA + 1)) * 100) / 100;
+      if (seen >= rank) return Math.round(midpoint(i) * 100) / 100;
     }
     return null;
   }
@@ -98,7 +109,6 @@ export class LatencySketch {
       this.zeros += count;
       return;
     }
-    const index = Math.min(BUCKETS - 1, Math.ceil(Math.log(ms) * INV_LOG_GAMMA) + KEY_OFFSET);
-    this.buckets![index]! += count;
+    this.buckets![sketchIndex(ms)]! += count;
   }
 }

@@ -24,6 +24,7 @@ export type LineFields = Readonly<Record<string, unknown>>;
 export type ParsedLine =
   | { readonly kind: 'record'; readonly record: LogRecord; readonly fields: LineFields }
   | { readonly kind: 'shadow'; readonly shadow: ShadowLine; readonly fields: LineFields }
+  | { readonly kind: 'breaker'; readonly upstream: string; readonly to: string }
   | { readonly kind: 'other' }
   | { readonly kind: 'broken'; readonly reason: string };
 
@@ -70,6 +71,8 @@ function readFields(raw: Record<string, unknown>, request: boolean): Record<stri
 function fromFields(raw: Record<string, unknown>): ParsedLine {
   const msg = raw['msg'];
   if (msg === 'shadow') return shadowFromFields(raw);
+  // A circuit breaker's transition (src/node/server.ts onBreaker): `{"upstream":"api2","from":"closed","to":"open","msg":"breaker"}`.
+  if (msg === 'breaker') return typeof raw['upstream'] === 'string' && typeof raw['to'] === 'string' ? { kind: 'breaker', upstream: raw['upstream'], to: raw['to'] } : OTHER;
   if (msg !== 'request') return OTHER;
   const fields = readFields(raw, true);
   if (typeof fields === 'string') return invalid(fields);

@@ -4,10 +4,11 @@
  * (test/report-html-in-browser.test.ts compares them with `--json`). Built with hono/html
  * (html.ts): values from client traffic (path templates, client labels) are escaped where written.
  */
-import { clientName, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares } from './format.js';
+import { clientName, operationList, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares } from './format.js';
 import { html, joinHtml, raw } from './html.js';
 import type { Html } from './html.js';
 import { agreementBar, modeColours, modeShareChart, timelineChart, topClientsChart } from './svg-charts.js';
+import { READINESS_HTML_HEADERS, heldBackText, readinessHtmlCells } from './render-readiness.js';
 import type { OperationReport, PathCount, Report, Thresholds } from './types.js';
 
 const STYLE = `
@@ -16,7 +17,7 @@ h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 32px; border-bottom: 1
 table { border-collapse: collapse; font-size: 13px; margin: 8px 0; }
 th, td { padding: 3px 8px; border-bottom: 1px solid #eee; text-align: left; vertical-align: top; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
-.ready { color: #2e7d32; font-weight: bold; } .not-ready { color: #c62828; font-weight: bold; }
+.ready { color: #2e7d32; font-weight: bold; } .not-ready { color: #c62828; font-weight: bold; } .cannot-move { color: #666; font-weight: bold; }
 .muted { color: #666; } ul { margin: 0; padding-left: 18px; }
 figure { margin: 12px 0 24px; } figcaption { font-weight: bold; margin-bottom: 4px; }
 svg.agreement-bar { vertical-align: middle; margin-right: 6px; } td[data-field="shadowAgreement"] { white-space: nowrap; }
@@ -64,11 +65,19 @@ function summaryParagraph(report: Report): Html {
 }
 
 function readinessTable(report: Report): Html {
-  const rows = report.operations.map(
-    (op) =>
-      html`<tr data-operation="${op.operation}"><td>${op.operation}</td><td class="${op.readiness.verdict}" data-field="verdict" data-value="${op.readiness.verdict}">${op.readiness.verdict === 'ready' ? 'ready' : 'not ready'}</td><td><ul>${op.readiness.reasons.map((r) => html`<li>${r}</li>`)}</ul></td></tr>`,
+  const rows = report.readiness.operations.map(
+    (op) => html`<tr data-operation="${op.operation}"><td>${op.operation}</td>${readinessHtmlCells(op)}<td>${heldBackText(op.heldBackBy) || '-'}</td></tr>`,
   );
-  return html`<h2>Readiness for api2</h2><table id="readiness"><thead><tr><th>operation</th><th>verdict</th><th>reasons</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const opens = report.readiness.api2BreakerOpens;
+  return html`<h2>Readiness for api2</h2><p id="headline"><strong>${report.readiness.headline}</strong></p><p class="muted">api2 circuit breaker opens: <span data-field="api2BreakerOpens" data-value="${opens === null ? '' : opens}">${opens === null ? 'not known from this source' : formatCount(opens)}</span>. Latencies are fixed-bucket bounds (≤).</p><table id="readiness"><thead><tr><th>operation</th>${READINESS_HTML_HEADERS}<th>clients holding it back</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function trendsTable(report: Report): Html | '' {
+  if (report.trends.days.length < 2) return '';
+  const rows = report.trends.days.map(
+    (d) => html`<tr data-day="${d.day}"><td>${d.day}</td>${cell('legacy', d.legacy, formatCount(d.legacy))}${cell('api2', d.api2, formatCount(d.api2))}${cell('api2Share', d.legacy + d.api2 === 0 ? null : d.api2 / (d.legacy + d.api2), formatPercent(d.legacy + d.api2 === 0 ? null : d.api2 / (d.legacy + d.api2)))}</tr>`,
+  );
+  return html`<h2>Trends per day</h2><table id="trends"><thead><tr><th>day (UTC)</th><th>legacy</th><th>api2</th><th>api2 share</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function shadowTable(report: Report): Html | '' {
@@ -92,7 +101,7 @@ function shadowTable(report: Report): Html | '' {
 function clientsTable(report: Report): Html {
   const rows = report.clients.map(
     (c) =>
-      html`<tr data-client="${c.client}"><td>${clientName(c)}</td>${cell('requests', c.requests, formatCount(c.requests))}${cell('legacyRequests', c.legacyRequests, formatCount(c.legacyRequests))}<td>${c.lastSeen}</td><td><ul>${c.blockers.map((b) => html`<li data-kind="${b.kind}">${`${b.operation}: ${b.detail} (${formatCount(b.requests)})`}</li>`)}</ul></td></tr>`,
+      html`<tr data-client="${c.client}"><td>${clientName(c)}</td>${cell('requests', c.requests, formatCount(c.requests))}${cell('legacyRequests', c.legacyRequests, formatCount(c.legacyRequests))}<td>${c.lastSeen}</td><td><ul>${c.blockers.map((b) => html`<li data-kind="${b.kind}">${`${b.detail}: ${operationList(b.operations)} (${formatCount(b.requests)})`}</li>`)}</ul></td></tr>`,
   );
   return html`<h2>Clients and what blocks their migration</h2><table id="clients"><thead><tr><th>client</th><th>requests</th><th>legacy mode</th><th>last seen</th><th>blockers</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
@@ -124,6 +133,7 @@ export function renderHtml(report: Report): string {
     operations,
     unseen,
     readinessTable(report),
+    trendsTable(report),
     shadowTable(report),
     clientsTable(report),
     uncataloguedTable(report),

@@ -1,7 +1,8 @@
 /**
  * The report as terminal text (the default output).
  */
-import { clientName, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares, pathCounts } from './format.js';
+import { clientName, operationList, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares, pathCounts } from './format.js';
+import { READINESS_HEADERS, heldBackText, readinessCells } from './render-readiness.js';
 import type { Report } from './types.js';
 
 const MAX_CLIENTS = 25;
@@ -16,6 +17,7 @@ export function renderText(report: Report): string {
       (summary.firstTime ? `, ${summary.firstTime} to ${summary.lastTime}` : '') +
       `, from ${report.inputs.join(', ')}`,
   );
+  out.push(`Readiness: ${report.readiness.headline}`);
   out.push(`Modes: ${Object.entries(summary.modes).map(([mode, n]) => `${mode} ${formatCount(n)} (${formatPercent(total ? n / total : 0)})`).join(', ') || '-'}`);
   out.push(
     `Clients: ${formatCount(summary.clients)}; requests without api_key: ${formatCount(summary.anonymousRequests)}; ` +
@@ -46,13 +48,25 @@ export function renderText(report: Report): string {
   );
   if (report.unseenOperations.length > 0) out.push(`No traffic: ${report.unseenOperations.join(', ')}`);
 
-  out.push('', 'READINESS (can the operation move to api2?)');
-  out.push(
-    table(
-      ['operation', 'verdict', 'reasons'],
-      report.operations.map((op) => [op.operation, op.readiness.verdict === 'ready' ? 'READY' : 'NOT READY', op.readiness.reasons.join('; ')]),
-    ),
-  );
+  out.push('', `READINESS (can the operation move to api2?): ${report.readiness.headline}`);
+  const opens = report.readiness.api2BreakerOpens;
+  out.push(`api2 circuit breaker opens: ${opens === null ? 'not known from this source' : formatCount(opens)}; latency from fixed buckets (≤ bound)`);
+  out.push(table([...READINESS_HEADERS], report.readiness.operations.map(readinessCells), new Set([7])));
+  const heldBack = report.readiness.operations.filter((op) => (op.heldBackBy?.length ?? 0) > 0);
+  if (heldBack.length > 0) {
+    out.push('', 'CLIENTS HOLDING EACH OPERATION BACK (by blocker kind)');
+    out.push(table(['operation', 'held back by'], heldBack.map((op) => [op.operation, heldBackText(op.heldBackBy)])));
+  }
+  if (report.trends.days.length > 1) {
+    out.push('', 'TRENDS PER DAY (requests per side; api2 share of legacy + api2)');
+    out.push(
+      table(
+        ['day', 'legacy', 'api2', 'api2 share'],
+        report.trends.days.map((d) => [d.day, formatCount(d.legacy), formatCount(d.api2), formatPercent(d.legacy + d.api2 === 0 ? null : d.api2 / (d.legacy + d.api2))]),
+        new Set([1, 2, 3]),
+      ),
+    );
+  }
 
   const shadowed = report.operations.filter((op) => op.shadow.compared + op.shadow.skipped > 0);
   if (shadowed.length > 0) {
@@ -80,7 +94,7 @@ export function renderText(report: Report): string {
     out.push(`${clientName(client)}: ${formatCount(client.requests)} requests, ${formatCount(client.legacyRequests)} in legacy mode, last seen ${client.lastSeen}`);
     if (client.blockers.length === 0) out.push('    nothing blocks its migration');
     for (const blocker of client.blockers.slice(0, MAX_BLOCKERS)) {
-      out.push(`    ${blocker.operation}: ${blocker.detail} (${formatCount(blocker.requests)})`);
+      out.push(`    ${blocker.detail}: ${operationList(blocker.operations)} (${formatCount(blocker.requests)})`);
     }
     if (client.blockers.length > MAX_BLOCKERS) out.push(`    … ${client.blockers.length - MAX_BLOCKERS} more (see --json)`);
   }

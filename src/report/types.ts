@@ -1,6 +1,8 @@
 /**
  * The migration report's data: what `--json` prints and what the table and the HTML page show.
  */
+import type { BlockerKind } from '../migration/blockers.js';
+import type { Evidence, Thresholds, Verdict } from '../migration/readiness.js';
 
 /** One request record read back from the usage log (src/observability/log-fields.ts). */
 export interface LogRecord {
@@ -38,29 +40,8 @@ export interface ShadowLine {
   readonly noise: readonly string[];
 }
 
-export interface Thresholds {
-  /** Requests in api2 mode needed before an operation can be judged ready. */
-  readonly minApi2Requests: number;
-  /** api2 may exceed the legacy error rate by this much (a fraction, 0.001 = 0.1 point). */
-  readonly errorMargin: number;
-  /** Error rate allowed in api2 mode when there is no legacy traffic to compare with. */
-  readonly maxErrorRateWithoutBaseline: number;
-  /** api2 p95 latency may be at most this many times the legacy p95. */
-  readonly latencyFactor: number;
-  /** Shadow agreement (equal / compared) needed, a fraction. */
-  readonly minAgreement: number;
-  /** Shadow comparisons needed before the agreement is judged. */
-  readonly minShadowComparisons: number;
-}
-
-export const DEFAULT_THRESHOLDS: Thresholds = {
-  minApi2Requests: 100,
-  errorMargin: 0,
-  maxErrorRateWithoutBaseline: 0.01,
-  latencyFactor: 2,
-  minAgreement: 0.99,
-  minShadowComparisons: 50,
-};
+export type { Thresholds } from '../migration/readiness.js';
+export { DEFAULT_THRESHOLDS } from '../migration/readiness.js';
 
 export interface ModeReport {
   readonly mode: string;
@@ -73,10 +54,8 @@ export interface ModeReport {
   readonly p95Ms: number | null;
 }
 
-export interface Readiness {
-  readonly verdict: 'ready' | 'not-ready';
-  readonly reasons: readonly string[];
-}
+/** The readiness model's verdict (src/migration/readiness.ts): `canMove` false for a legacy-only operation. */
+export type Readiness = Verdict;
 
 export interface PathCount {
   readonly path: string;
@@ -142,14 +121,29 @@ export interface OperationReport {
   readonly readiness: Readiness;
 }
 
-export type BlockerKind = 'legacy-mode' | 'malformed-form' | 'version-prefix' | 'plain-http' | 'uncatalogued';
+export type { BlockerKind } from '../migration/blockers.js';
 
+/** One kind of blocker of one client, over every operation it holds back. */
 export interface Blocker {
   readonly kind: BlockerKind;
-  /** Operation id, or `METHOD /template` for uncatalogued calls. */
-  readonly operation: string;
   readonly detail: string;
+  /** Operation ids, or `METHOD /template` for uncatalogued calls; most requests first. */
+  readonly operations: readonly string[];
   readonly requests: number;
+}
+
+/** The clients holding an operation back by one kind of blocker. */
+export interface BlockerGroup {
+  readonly kind: BlockerKind;
+  readonly detail: string;
+  readonly clients: number;
+  readonly requests: number;
+}
+
+/** One operation in the readiness model: its verdict, the evidence it was judged on, the clients holding it back. */
+export interface OperationReadiness extends Verdict {
+  readonly evidence: Evidence;
+  readonly heldBackBy: readonly BlockerGroup[];
 }
 
 /** One way a client calls the gateway (the record fields that tell uses apart), and how often. */
@@ -210,6 +204,14 @@ export interface Report {
     readonly unrouted: number;
     readonly modes: Readonly<Record<string, number>>;
   };
+  /** Every catalogued operation (and the uncatalogued calls, when any), in catalogue order. */
+  readonly readiness: {
+    /** `3 of 16 operations ready to move; 4 cannot move: …`. */
+    readonly headline: string;
+    /** api2 circuit breaker opens in the log; null when the source does not know (ClickHouse). */
+    readonly api2BreakerOpens: number | null;
+    readonly operations: readonly OperationReadiness[];
+  };
   /** By requests, most first. */
   readonly operations: readonly OperationReport[];
   /** Catalogued operations with no request in the log (an operation seen only in shadow lines is listed too). */
@@ -222,6 +224,10 @@ export interface Report {
     /** Every mode seen, most requests first. */
     readonly modes: readonly string[];
     readonly buckets: readonly TimelineBucket[];
+  };
+  /** Requests per UTC day and side, when the log spans days (empty past 120 days: the timeline's step is then a week). */
+  readonly trends: {
+    readonly days: ReadonlyArray<{ readonly day: string; readonly legacy: number; readonly api2: number }>;
   };
   /** First 100 broken lines; `summary.brokenLines` has the count. */
   readonly brokenLines: readonly BrokenLine[];

@@ -24,6 +24,7 @@ const opt = (value: unknown): string | undefined => (value === null || value ===
  */
 export async function countsFromClickHouse(target: ClickHouseTarget, name: string, final: boolean): Promise<Aggregator> {
   const agg = new Aggregator();
+  agg.breakerOpens = null; // breaker transitions are not ingested (clickhouse-rows.ts)
   const table = final ? `${name} FINAL` : name;
   const [cells, otherForms, routeModes, minutes, uses, uncatalogued, outcomes, skipReasons, diffs, noise] = await Promise.all([
     select(target, sql.cellsSql(table)),
@@ -97,6 +98,7 @@ function fillCells(agg: Aggregator, rows: readonly Row[]): { small: Cell[]; rout
     if (operation === 'unrouted') continue;
     routed += n!;
     cell.errors = errors!;
+    cell.clientErrors = clientErrors!;
     const op = agg.operation(operation);
     op.requests += n!;
     op.clientErrors += clientErrors!;
