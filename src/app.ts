@@ -16,7 +16,6 @@ import { mountAdminRoutes } from './observability/admin-routes.js';
 import type { AdminRoutes } from './observability/admin-routes.js';
 import { identifierFromConfig } from './observability/identity.js';
 import type { Identifier } from './observability/identity.js';
-import type { RecordEmitter } from './observability/record-emitter.js';
 import { gatewayErrorResponse } from './http/gateway-error.js';
 import { compileTrustedProxies } from './http/trusted-proxies.js';
 import { hostGuard, hostMatcher } from './pipeline/host-guard.js';
@@ -41,8 +40,6 @@ export interface GatewayDeps {
   readonly onRecord?: RecordSink | undefined;
   /** Client and user hashing for the usage log; from `observability` when omitted. */
   readonly identifier?: Identifier | undefined;
-  /** When records reach `onRecord`; the Node runtime waits for the answer to be written (to count bytes). */
-  readonly emitRecord?: RecordEmitter | undefined;
   /** Receives one record per shadow comparison (the usage log). */
   readonly onShadow?: ((record: ShadowRecord) => void) | undefined;
   /** Told when an upstream's circuit breaker changes state. */
@@ -84,7 +81,6 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
       },
       sink: deps.onRecord,
       details: logDetails ? { identifier: deps.identifier ?? identifierFromConfig(config.observability) } : undefined,
-      emit: logDetails ? deps.emitRecord : undefined,
       guards: [
         methodGuard,
         config.acceptedHosts ? hostGuard(served) : undefined,

@@ -22,10 +22,24 @@ export interface RuntimeArrival {
   readonly absoluteForm: boolean;
 }
 
+/** An answer the runtime wrote itself in place of the core's (Node: a 408, 400 or 413 while the body was arriving). */
+export interface RuntimeAnswer {
+  readonly status: number;
+  /** Its `X-Gateway-Error` code. */
+  readonly code: string;
+  /** Body bytes written. */
+  readonly bytesOut: number;
+}
+
 /** The runtime-specific pieces (Node: from the socket; edge runtimes: from the platform). */
 export interface RuntimeBindings {
   /** The request, finished (targets longer than `maxUrlLength` refused with 414). */
   arrival(c: Context, maxUrlLength: number): RuntimeArrival;
+  /**
+   * What the runtime answered itself when the request's body could not be read, if it did. Optional:
+   * a runtime that never answers in the core's place has none.
+   */
+  answeredItself?(c: Context): RuntimeAnswer | undefined;
   /** A signal that aborts when the client goes away, or undefined when the runtime cannot tell. */
   clientSignal(c: Context): AbortSignalLike | undefined;
   /**

@@ -22,7 +22,7 @@ import { gatewayErrorResponse } from '../http/gateway-error.js';
 import { singleValue } from '../http/headers.js';
 import { normaliseTarget } from '../http/target.js';
 import type { TargetResult } from '../http/target.js';
-import type { RuntimeArrival } from '../gateway/env.js';
+import type { RuntimeAnswer, RuntimeArrival } from '../gateway/env.js';
 import { wantsJson } from '../legacy/render.js';
 import { hostMatcher } from '../pipeline/host-guard.js';
 import { refuseEarly } from './early-refusals.js';
@@ -33,11 +33,15 @@ import type { RefusalObserver } from '../observability/refusal-record.js';
 
 /**
  * Node's request class for the gateway's listeners (`IncomingMessage` in the server options,
- * src/node/server.ts): the arrival is a field declared from the start, so setting it does not
- * change the request object's shape (a V8 hidden-class transition per request).
+ * src/node/server.ts): what the Node bindings (runtime.ts) hand the core. The fields are declared
+ * from the start, so setting one does not change the request object's shape (a V8 hidden-class
+ * transition per request).
  */
 export class ArrivingRequest extends IncomingMessage {
+  /** Set by the listener on a request it lets through. */
   arrival: RuntimeArrival | undefined = undefined;
+  /** Set by src/node/node-refusals.ts when Node answered the request itself while its body was arriving. */
+  answeredByNode: RuntimeAnswer | undefined = undefined;
 }
 
 /** The arrival the core is handed for `req`, its target checked as `target` says. */

@@ -7,20 +7,21 @@
  *   connect       CONNECT 405: this gateway opens no tunnels
  *
  * A request the core was already handling when Node cut it (a slow or broken body) keeps the
- * core's one record, told what the client actually got (`emitAnsweredByNode`).
+ * core's one record: the core, finding its body unreadable, asks the Node bindings what Node
+ * answered (ArrivingRequest.answeredByNode, src/node/listener.ts) and records that.
  */
 import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { HttpBindings } from '@hono/node-server';
 import type { GatewayConfig } from '../config/schema.js';
 import { singleValue } from '../http/headers.js';
 import { renderError, wantsJson } from '../legacy/render.js';
-import type { RecordEmitter } from '../observability/record-emitter.js';
 import { recordRefusal, refusalArrival } from '../observability/refusal-record.js';
 import type { Refusal, RefusalObserver } from '../observability/refusal-record.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
 import { afterOwedAnswers } from './answers-on-socket.js';
+import type { RuntimeAnswer } from '../gateway/env.js';
+import type { ArrivingRequest } from './listener.js';
 import type { ConnectTerminator } from './connect-termination.js';
 import { closeLingering } from './lingering-close.js';
 
@@ -29,31 +30,6 @@ export type ClientError = Error & { code?: string; rawPacket?: Buffer };
 const JSON_IN_HEADERS = /\r\n(?:accept|content-type)[ \t]*:[^\r\n]*application\/json/i;
 /** `METHOD SP target SP HTTP/1.x`, the first line of a request Node refused before parsing it all. */
 const REQUEST_LINE = /^([A-Z][A-Z_-]{0,31}) (\S+) HTTP\/1\.[01]\r?$/;
-
-interface NodeAnswer {
-  readonly status: number;
-  readonly code: string;
-  /** Body bytes written. */
-  readonly bytesOut: number;
-}
-
-/**
- * Answers Node made itself (a 408, 400 or 413 written by `answerClientError`) on a request the
- * core app was already handling: its body came too slowly or broke HTTP. The core still records
- * that request (as `client-gone`, once the body read fails); `emitAnsweredByNode` makes that one
- * record say what the client got instead.
- */
-const answeredByNode = new WeakMap<ServerResponse, NodeAnswer>();
-
-/**
- * The core's record emitter on Node. With the usage log off (metrics only) the core emits at once
- * and such a request stays counted as the core saw it (499 `client-gone`).
- */
-export const emitAnsweredByNode: RecordEmitter = (c, record, sink) => {
-  const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing as ServerResponse | undefined;
-  const told = outgoing && answeredByNode.get(outgoing);
-  sink(told ? { ...record, status: told.status, error: told.code, bytesOut: told.bytesOut } : record);
-};
 
 /**
  * What Node refuses before the gateway sees a request, answered in the legacy error shape and
@@ -86,7 +62,9 @@ export function answerClientError(error: ClientError, socket: Duplex, config: Ga
   if (pending && !pending.req?.complete) {
     // The request the core holds is the broken one (its body came too slowly or broke HTTP).
     const bytesOut = writeAnswer(socket, refusal, json, '');
-    answeredByNode.set(pending, { status: refusal.status, code: refusal.code, bytesOut });
+    const answered: RuntimeAnswer = { status: refusal.status, code: refusal.code, bytesOut };
+    const request = pending.req as Partial<ArrivingRequest> | undefined;
+    if (request) request.answeredByNode = answered;
     return;
   }
   // With requests still being answered on this connection, the refused one came after them

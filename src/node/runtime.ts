@@ -53,6 +53,9 @@ export const nodeRuntime: RuntimeBindings = {
     // Made by the listener (listener.ts); made here only for a server without it.
     return incoming.arrival ?? arrivalOf(incoming, normaliseTarget(incoming.url ?? '/', maxUrlLength), false);
   },
+  answeredItself(c: Context) {
+    return ((c.env as HttpBindings).incoming as HttpBindings['incoming'] & Partial<ArrivingRequest>).answeredByNode;
+  },
   clientSignal(c: Context) {
     return new ResponseGone((c.env as HttpBindings).outgoing);
   },

@@ -23,7 +23,7 @@ import type { RefusalObserver } from '../observability/refusal-record.js';
 import { Generations } from './generations.js';
 import type { ReloadOutcome } from './generations.js';
 import { configView, trafficView } from './admin-views.js';
-import { answerClientError, answerConnect, emitAnsweredByNode } from './node-refusals.js';
+import { answerClientError, answerConnect } from './node-refusals.js';
 import type { ClientError } from './node-refusals.js';
 import { ArrivingRequest, createNodeListener } from './listener.js';
 import { lingerWhenUnread, oweAnswer } from './answers-on-socket.js';
@@ -115,7 +115,6 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     runtime: nodeRuntime,
     onRecord: fanOut([observability.sink, live.recordRequest]),
     identifier: observability.identifier,
-    emitRecord: emitAnsweredByNode,
     onShadow: shadowSink(observability, live, options.onShadow),
     onBreaker: (upstream, from, to) => {
       live.recordBreaker(upstream, to);

@@ -26,8 +26,16 @@ import { readRequestBody } from './read-body.js';
 import type { BodyRead } from './read-body.js';
 import { offerShadow } from './shadow-stage.js';
 
-/** The client went away (or Node's request timeout cut it) while sending its body: nobody will read an answer, and nothing was sent upstream. Not a gateway failure. */
-const clientGone = (): Outcome => ({ answer: answer(499, {}), error: 'client-gone' });
+/**
+ * The body could not be read: nothing was sent upstream. The client went away (nobody will read
+ * an answer; not a gateway failure), or the runtime cut the request and answered it itself (Node's
+ * 408 for a body too slow): then that answer is the outcome, as sent.
+ */
+function bodyUnread(parts: PipelineParts, c: Context): Outcome {
+  const told = parts.runtime.answeredItself?.(c);
+  if (!told) return { answer: answer(499, {}), error: 'client-gone' };
+  return { answer: { status: told.status, headers: {}, body: null, bytes: told.bytesOut, sharedHeaders: false }, error: told.code };
+}
 
 export function dispatch(parts: PipelineParts): (c: Context, arrival: Arrival) => Outcome | Promise<Outcome> {
   const { config } = parts;
@@ -37,7 +45,7 @@ export function dispatch(parts: PipelineParts): (c: Context, arrival: Arrival) =
     }
     const read = readRequestBody(c, arrival.headers, config.limits.maxRequestBodyBytes);
     if (!(read instanceof Promise)) return answerRead(parts, c, arrival, read);
-    return read.then((body) => answerRead(parts, c, arrival, body), clientGone);
+    return read.then((body) => answerRead(parts, c, arrival, body), () => bodyUnread(parts, c));
   };
 }
 

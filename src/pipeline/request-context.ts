@@ -19,8 +19,6 @@ import type { RecordSink } from '../gateway/request-record.js';
 import { carriesBody, toResponse, withHeader } from '../http/answer.js';
 import type { Identifier } from '../observability/identity.js';
 import { roundMs } from '../observability/measure.js';
-import { emitAtOnce } from '../observability/record-emitter.js';
-import type { RecordEmitter } from '../observability/record-emitter.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
 import { runGuards } from './guard.js';
 import type { Guard } from './guard.js';
@@ -37,8 +35,6 @@ export interface RequestContextOptions {
    * Undefined when only counters need the record (metrics without a log).
    */
   readonly details?: { readonly identifier: Identifier } | undefined;
-  /** When the record goes to the sink (default: as soon as the answer is ready). */
-  readonly emit?: RecordEmitter | undefined;
   /** Hands over the request, finished. */
   readonly runtime: Pick<RuntimeBindings, 'arrival'>;
   /** Checks run before dispatch, in order (method, host, scheme); the first that answers wins. */
@@ -50,19 +46,18 @@ export interface RequestContextOptions {
 export function requestContext(options: RequestContextOptions): Handler {
   const { maxUrlLength, rules, runtime, sink, details, dispatch } = options;
   const guards = (options.guards ?? []).filter((guard): guard is Guard => guard !== undefined);
-  const emit = options.emit ?? emitAtOnce;
   const identifier = details?.identifier;
 
   // The answer is known at once when nothing had to wait (a refusal, a cache HIT), else when
   // dispatch's promise settles. The one Response and the one record are made here.
-  const finish = (c: Context, arrival: Arrival, outcome: Outcome): Response => {
+  const finish = (arrival: Arrival, outcome: Outcome): Response => {
     if (!sink) return toResponse(outcome.answer);
     const answered = details ? withHeader(outcome.answer, REQUEST_ID_HEADER, arrival.requestId) : outcome.answer;
     const { status } = answered;
     const bytesOut = details ? (carriesBody(arrival.method, status) ? answered.bytes : 0) : undefined;
     const latencyMs = roundMs(performance.now() - arrival.startedPerf);
     const response = toResponse(answered);
-    emit(c, recordOf(arrival, outcome, { status, bytesOut, latencyMs }, identifier), sink);
+    sink(recordOf(arrival, outcome, { status, bytesOut, latencyMs }, identifier));
     return response;
   };
 
@@ -70,17 +65,17 @@ export function requestContext(options: RequestContextOptions): Handler {
     const startedPerf = performance.now();
     const arrival = arrive(runtime.arrival(c, maxUrlLength), rules, startedPerf);
     const refusedTarget = arrival.refusedTarget;
-    if (refusedTarget) return finish(c, arrival, refused(refusedTarget.status, 'bad-target', `The request target is refused: ${refusedTarget.reason}.`, arrival.json));
+    if (refusedTarget) return finish(arrival, refused(refusedTarget.status, 'bad-target', `The request target is refused: ${refusedTarget.reason}.`, arrival.json));
     let outcome: Outcome | Promise<Outcome>;
     try {
       outcome = runGuards(guards, arrival) ?? dispatch(c, arrival);
     } catch (error) {
       outcome = failed(error);
     }
-    if (!(outcome instanceof Promise)) return finish(c, arrival, outcome);
+    if (!(outcome instanceof Promise)) return finish(arrival, outcome);
     return outcome.then(
-      (done) => finish(c, arrival, done),
-      (error: unknown) => finish(c, arrival, failed(error)),
+      (done) => finish(arrival, done),
+      (error: unknown) => finish(arrival, failed(error)),
     );
   };
 }
