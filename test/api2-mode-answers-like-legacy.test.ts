@@ -3,7 +3,8 @@
  * (straight from the sandbox legacy backend) and in api2 mode (through the gateway, the mapping
  * and the sandbox api2 backend) gives the same bytes, except the fields listed below as api2's
  * losses, and the same legacy HTTP details: Cache-Control, Vary, gzip when Accept-Encoding
- * negotiates it, an ETag (the same one where nothing is lost) and 304 on If-None-Match. The oracle is independent of the code under test: the loss list is written here (and
+ * negotiates it, an ETag (the same one where nothing is lost) and 304 on If-None-Match. Every
+ * JSON success of api2 mode reads as its legacy record type (no null where the type is a number). The oracle is independent of the code under test: the loss list is written here (and
  * must match the published capability matrix), and the comparison is on the answers' bytes with
  * those fields' values blanked out, nothing parsed or rebuilt by gateway code.
  * Every request the gateway sent to api2 validates against the published OpenAPI document.
@@ -11,6 +12,8 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilityMatrixMarkdown } from '../mappings/capability-matrix.js';
+import { operationById } from '../src/catalogue/operations.js';
+import type { OperationId } from '../src/catalogue/operations.js';
 import { basic, send } from './support/http.js';
 import type { RawRequest, RawResponse } from './support/http.js';
 import { startApi2ModeRig } from './support/api2-mode.js';
@@ -106,6 +109,12 @@ async function same(operation: string, req: RawRequest): Promise<{ viaApi2: RawR
   if (legacy.body.byteLength > 0) covered.set(operation, (covered.get(operation) ?? new Set()).add(json ? 'json' : 'xml'));
   const losses = legacy.status < 300 ? (LOSSES[operation] ?? []) : [];
   if (losses.length === 0) expect(viaApi2.headers['etag'], `${label}: etag`).toBe(legacy.headers['etag']);
+  const record = operationById(operation as OperationId).answer.record;
+  if (json && viaApi2.status === 200 && record) {
+    // The legacy record's types (a number is never null unless the record says so): what a typed client reads.
+    const typed = record.safeParse(JSON.parse(textOf(viaApi2)));
+    expect(typed.success ? [] : typed.error.issues, `${label}: a value a typed legacy client cannot read`).toEqual([]);
+  }
   const a = blankLosses(textOf(viaApi2), losses, json);
   const b = blankLosses(textOf(legacy), losses, json);
   expect(a.blanked, `${label}: lost fields present on both sides`).toBe(b.blanked);
