@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { capabilities } from '../mappings/index.js';
-import { OPERATION_IDS } from '../src/catalogue/operations.js';
+import { OPERATIONS, OPERATION_IDS } from '../src/catalogue/operations.js';
 import { buildDataset } from '../src/sandbox/dataset.js';
 import type { ChildMessage, ParentMessage } from './ipc.js';
 import { percentile } from './load.js';
@@ -168,6 +168,15 @@ function workload(mode: Mode, answers: Answers): autocannon.Request[] {
     { op: 'trysoons.list', build: (ctx) => ({ method: 'GET', path: `/trysoons?api_key=${KEY}`, headers: ctx.xml ? { authorization: ctx.auth } : json(ctx) }) },
     { op: 'trysoons.delete', build: (ctx) => ({ method: 'DELETE', path: `/trysoons?rid=${ctx.rid}&api_key=${KEY}`, headers: json(ctx) }) },
   ];
+  // A read no step above names is driven by its catalogue entry's sandbox example (a write needs a
+  // step of its own: repeated, it must create what it changes).
+  const scripted = new Set(steps.map((step) => step.op));
+  for (const op of OPERATIONS) {
+    if (scripted.has(op.id) || !op.safe) continue;
+    const { method, target } = op.sandbox.example;
+    const path = `${target}${target.includes('?') ? '&' : '?'}api_key=${KEY}`;
+    steps.push({ op: op.id, build: (ctx) => ({ method, path, headers: op.auth === 'key' ? { accept: 'application/json' } : json(ctx) }) });
+  }
   return steps.map((step) => {
     const record = count(step.op);
     return {

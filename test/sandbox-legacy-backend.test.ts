@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../src/catalogue/operations.js';
-import { operationById } from '../src/catalogue/operations.js';
+import { OPERATIONS, operationById } from '../src/catalogue/operations.js';
 import { basicHeader } from '../src/legacy/credentials.js';
 import { PRIMARY_CATEGORY_TOKENS } from '../src/legacy/param-rules.js';
 import {
@@ -26,6 +26,7 @@ import {
   toRecipeInfo,
 } from '../src/sandbox/dataset.js';
 import type { RecipeSearchResult } from '../src/legacy/records.js';
+import { createLegacySandboxApp } from '../src/sandbox/legacy-app.js';
 import { LegacyStore } from '../src/sandbox/legacy-store.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import type { StartedLegacySandbox } from '../src/sandbox/start.js';
@@ -145,6 +146,29 @@ describe('dataset', () => {
     const two = new LegacyStore({ dataset });
     one.createGrocery(ALICE.userId, { quantity: '1', name: 'salt', notes: null, department: null });
     expect(one.listGrocery(ALICE.userId).Items.length).toBe(two.listGrocery(ALICE.userId).Items.length + 1);
+  });
+});
+
+describe('every catalogued operation', () => {
+  it.each(OPERATIONS.flatMap((op) => [[op.id, 'JSON'], [op.id, 'XML']] as const))("%s: its entry's example is answered with the entry's success (%s)", async (id, format) => {
+    const op = operationById(id);
+    const { method, target, body } = op.sandbox.example;
+    const app = createLegacySandboxApp(new LegacyStore({ dataset }));
+    const headers: Record<string, string> = format === 'JSON' ? { accept: 'application/json' } : {};
+    if (op.auth === 'user') headers['authorization'] = basicHeader(ALICE.user, ALICE.password);
+    // A JSON body asks for JSON: the XML run sends the body as a form.
+    if (body) headers['content-type'] = format === 'JSON' ? 'application/json' : 'application/x-www-form-urlencoded';
+    const sent = body && (format === 'JSON' ? JSON.stringify(body) : new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString());
+    const res = await app.request(`http://sandbox${target}${target.includes('?') ? '&' : '?'}api_key=${SANDBOX_API_KEYS.free}`, {
+      method,
+      headers,
+      ...(sent ? { body: sent } : {}),
+    });
+    const text = await res.text();
+    expect(res.status, text).toBe(op.answer.status);
+    if (op.answer.status === 204) expect(text).toBe('');
+    else if (format === 'JSON') op.answer.record?.parse(JSON.parse(text));
+    else expect(text).toMatch(new RegExp(`^<\\?xml [^>]*\\?><${op.answer.xmlRoot} xmlns:i=`));
   });
 });
 

@@ -74,11 +74,25 @@ export type Api2Route = { readonly mapping: OperationMapping } | { readonly lega
  */
 export type LegacyCacheControl = 'public' | 'revalidate' | 'private';
 
+/**
+ * A request the sandbox answers with the operation's success on a fresh copy of its dataset:
+ * sent with the free api key and, unless the operation needs no user, as alice (test/ and the
+ * soak drive every operation through it).
+ */
+export interface SandboxExample {
+  readonly method: Method;
+  /** Path and query, without api_key. */
+  readonly target: string;
+  /** Sent as a JSON body. */
+  readonly body?: Readonly<Record<string, string | number>>;
+}
+
 /** What the sandbox legacy backend (src/sandbox/legacy-app.ts) does for the operation. */
 export interface SandboxBehaviour {
   readonly act: SandboxAction;
   /** Default `private`. */
   readonly cacheControl?: LegacyCacheControl;
+  readonly example: SandboxExample;
 }
 
 export interface OperationEntry<Id extends string = string> {

@@ -33,7 +33,10 @@ export const GROCERY_OPERATIONS = [
     auth: 'user',
     safe: false,
     api2: { mapping: groceryCreateMapping },
-    sandbox: { act: (s, v, u) => done(s.createGrocery(requireUser(u).userId, groceryInput(v))) },
+    sandbox: {
+      act: (s, v, u) => done(s.createGrocery(requireUser(u).userId, groceryInput(v))),
+      example: { method: 'POST', target: '/grocerylist', body: { quantity: '2 cups', name: 'flour' } },
+    },
   }),
   entry({
     id: 'grocery.list',
@@ -46,7 +49,10 @@ export const GROCERY_OPERATIONS = [
     auth: 'user',
     safe: true,
     api2: { mapping: groceryListMapping },
-    sandbox: { act: (s, _v, u) => done(s.listGrocery(requireUser(u).userId)) },
+    sandbox: {
+      act: (s, _v, u) => done(s.listGrocery(requireUser(u).userId)),
+      example: { method: 'GET', target: '/grocerylist' },
+    },
   }),
   entry({
     id: 'grocery.update',
@@ -62,7 +68,10 @@ export const GROCERY_OPERATIONS = [
     auth: 'user',
     safe: false,
     api2: { mapping: groceryUpdateMapping },
-    sandbox: { act: (s, v, u) => s.updateGrocery(requireUser(u).userId, v.text('id'), groceryInput(v)) },
+    sandbox: {
+      act: (s, v, u) => s.updateGrocery(requireUser(u).userId, v.text('id'), groceryInput(v)),
+      example: { method: 'PUT', target: '/grocerylist/1', body: { quantity: '3 cups', name: 'rye flour' } },
+    },
   }),
   entry({
     id: 'grocery.delete',
@@ -78,6 +87,9 @@ export const GROCERY_OPERATIONS = [
     auth: 'user',
     safe: false,
     api2: { mapping: groceryDeleteMapping },
-    sandbox: { act: (s, v, u) => s.deleteGrocery(requireUser(u).userId, v.text('id')) },
+    sandbox: {
+      act: (s, v, u) => s.deleteGrocery(requireUser(u).userId, v.text('id')),
+      example: { method: 'DELETE', target: '/grocerylist/1' },
+    },
   }),
 ] as const;

@@ -28,7 +28,10 @@ export const LIST_OPERATIONS = [
     // IsBookmark shows on the user's own search pages.
     drops: 'user-pages',
     api2: { legacyOnly: NO_ENDPOINT },
-    sandbox: { act: (s, v, u) => s.addToList('favorites', requireUser(u).userId, v.number('rid')) },
+    sandbox: {
+      act: (s, v, u) => s.addToList('favorites', requireUser(u).userId, v.number('rid')),
+      example: { method: 'POST', target: '/favorites', body: { rid: 7 } },
+    },
   }),
   entry({
     id: 'favorites.list',
@@ -41,7 +44,10 @@ export const LIST_OPERATIONS = [
     auth: 'user',
     safe: true,
     api2: { mapping: favoritesListMapping },
-    sandbox: { act: (s, _v, u) => done(s.readList('favorites', requireUser(u).userId)) },
+    sandbox: {
+      act: (s, _v, u) => done(s.readList('favorites', requireUser(u).userId)),
+      example: { method: 'GET', target: '/favorites' },
+    },
   }),
   entry({
     id: 'favorites.delete',
@@ -56,7 +62,10 @@ export const LIST_OPERATIONS = [
     // IsBookmark shows on the user's own search pages.
     drops: 'user-pages',
     api2: { legacyOnly: NO_ENDPOINT },
-    sandbox: { act: (s, v, u) => s.removeFromList('favorites', requireUser(u).userId, v.number('rid')) },
+    sandbox: {
+      act: (s, v, u) => s.removeFromList('favorites', requireUser(u).userId, v.number('rid')),
+      example: { method: 'DELETE', target: '/favorites?rid=1262' },
+    },
   }),
   entry({
     id: 'trysoons.create',
@@ -69,7 +78,10 @@ export const LIST_OPERATIONS = [
     auth: 'user',
     safe: false,
     api2: { legacyOnly: NO_ENDPOINT },
-    sandbox: { act: (s, v, u) => s.addToList('trysoons', requireUser(u).userId, v.number('rid')) },
+    sandbox: {
+      act: (s, v, u) => s.addToList('trysoons', requireUser(u).userId, v.number('rid')),
+      example: { method: 'POST', target: '/trysoons', body: { rid: 7 } },
+    },
   }),
   entry({
     id: 'trysoons.list',
@@ -82,7 +94,10 @@ export const LIST_OPERATIONS = [
     auth: 'user',
     safe: true,
     api2: { mapping: trySoonsListMapping },
-    sandbox: { act: (s, _v, u) => done(s.readList('trysoons', requireUser(u).userId)) },
+    sandbox: {
+      act: (s, _v, u) => done(s.readList('trysoons', requireUser(u).userId)),
+      example: { method: 'GET', target: '/trysoons' },
+    },
   }),
   entry({
     id: 'trysoons.delete',
@@ -95,6 +110,9 @@ export const LIST_OPERATIONS = [
     auth: 'user',
     safe: false,
     api2: { legacyOnly: NO_ENDPOINT },
-    sandbox: { act: (s, v, u) => s.removeFromList('trysoons', requireUser(u).userId, v.number('rid')) },
+    sandbox: {
+      act: (s, v, u) => s.removeFromList('trysoons', requireUser(u).userId, v.number('rid')),
+      example: { method: 'DELETE', target: '/trysoons?rid=921' },
+    },
   }),
 ] as const;

@@ -56,6 +56,10 @@ export const RECIPE_OPERATIONS = [
     safe: true,
     cache: 'pages',
     api2: { mapping: searchMapping },
-    sandbox: { act: (s, v, u) => done(s.search(searchQuery(v), viewerOf(u))), cacheControl: 'public' },
+    sandbox: {
+      act: (s, v, u) => done(s.search(searchQuery(v), viewerOf(u))),
+      cacheControl: 'public',
+      example: { method: 'GET', target: '/recipes?title_kw=soup&rpp=5' },
+    },
   }),
 ] as const;

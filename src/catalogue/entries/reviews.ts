@@ -45,7 +45,10 @@ export const REVIEW_OPERATIONS = [
     // StarRating and ReviewCount show on every search page.
     drops: 'all-pages',
     api2: { mapping: reviewsCreateMapping },
-    sandbox: { act: (s, v, u) => s.createReview(requireUser(u).userId, reviewInput(v)) },
+    sandbox: {
+      act: (s, v, u) => s.createReview(requireUser(u).userId, reviewInput(v)),
+      example: { method: 'POST', target: '/reviews', body: { rid: 7, rating: 4, makeagain: 'yes', message: 'Very good' } },
+    },
   }),
   entry({
     id: 'reviews.get',
@@ -59,7 +62,11 @@ export const REVIEW_OPERATIONS = [
     auth: 'key',
     safe: true,
     api2: { mapping: reviewsGetMapping },
-    sandbox: { act: (s, v) => s.getReview(v.number('id')), cacheControl: 'revalidate' },
+    sandbox: {
+      act: (s, v) => s.getReview(v.number('id')),
+      cacheControl: 'revalidate',
+      example: { method: 'GET', target: '/review/82' },
+    },
   }),
   entry({
     id: 'reviews.list',
@@ -72,7 +79,11 @@ export const REVIEW_OPERATIONS = [
     auth: 'key',
     safe: true,
     api2: { mapping: reviewsListMapping },
-    sandbox: { act: (s, v, u) => s.listReviews(v.number('rid'), viewerOf(u)), cacheControl: 'revalidate' },
+    sandbox: {
+      act: (s, v, u) => s.listReviews(v.number('rid'), viewerOf(u)),
+      cacheControl: 'revalidate',
+      example: { method: 'GET', target: '/reviews?rid=27' },
+    },
   }),
   entry({
     id: 'reviews.update',
@@ -87,7 +98,10 @@ export const REVIEW_OPERATIONS = [
     // StarRating and ReviewCount show on every search page.
     drops: 'all-pages',
     api2: { mapping: reviewsUpdateMapping },
-    sandbox: { act: (s, v, u) => s.updateReview(requireUser(u).userId, v.number('id'), reviewInput(v)) },
+    sandbox: {
+      act: (s, v, u) => s.updateReview(requireUser(u).userId, v.number('id'), reviewInput(v)),
+      example: { method: 'PUT', target: '/review/82', body: { rid: 27, rating: 3, makeagain: 'no', message: 'Fine' } },
+    },
   }),
   entry({
     id: 'reviews.delete',
@@ -103,6 +117,9 @@ export const REVIEW_OPERATIONS = [
     // StarRating and ReviewCount show on every search page.
     drops: 'all-pages',
     api2: { mapping: reviewsDeleteMapping },
-    sandbox: { act: (s, v, u) => s.deleteReview(requireUser(u).userId, v.number('id')) },
+    sandbox: {
+      act: (s, v, u) => s.deleteReview(requireUser(u).userId, v.number('id')),
+      example: { method: 'DELETE', target: '/review/82' },
+    },
   }),
 ] as const;
