@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { logLine } from '../src/observability/log-fields.js';
 import { REQUEST_LINE_FIELDS, SHADOW_FIELDS } from '../src/observability/log-schema.js';
 import { renderHtml } from '../src/report/render-html.js';
@@ -23,8 +23,7 @@ import { createTableSql } from '../src/report/sources/clickhouse-ddl.js';
 import { ingest } from '../src/report/sources/clickhouse-ingest.js';
 import { clickHouseTarget, select } from '../src/report/sources/clickhouse-http.js';
 import type { Report } from '../src/report/types.js';
-import { startClickHouse } from './support/clickhouse-server.js';
-import type { ClickHouseServer } from './support/clickhouse-server.js';
+import { clickHouseForThisFile } from './support/clickhouse-for-this-file.js';
 import { freePort } from './support/clickhouse-server.js';
 import { generatedLines, scenarioLines, shadowScenarioLines, writeLog } from './support/log-fixtures.js';
 
@@ -53,21 +52,13 @@ const comparable = (r: Report): Report => ({
   readiness: { ...r.readiness, api2BreakerOpens: null, operations: r.readiness.operations.map((op) => ({ ...op, evidence: { ...op.evidence, breakerOpens: null } })) },
 });
 
-let server: ClickHouseServer;
-
-beforeAll(async () => {
-  server = await startClickHouse();
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-}, 60_000);
+const clickHouseUrl = clickHouseForThisFile();
 
 describe('the migration report counted by ClickHouse', () => {
   it('equals the file reader report for the same logs, as JSON, text and HTML', async () => {
     // 12,000 generated requests (one cell past the latency sketch's exact limit) and the hand-checked scenarios.
     const file = await writeLog([...generatedLines(12_000), ...scenarioLines(), ...shadowScenarioLines()]);
-    const target = clickHouseTarget(server.url);
+    const target = clickHouseTarget(clickHouseUrl());
     const loaded = await ingest(target, 'equal_reports', [file]);
     expect(loaded.brokenCount).toBe(0);
 
@@ -79,7 +70,7 @@ describe('the migration report counted by ClickHouse', () => {
     expect(renderText(comparable(fromClickHouse))).toBe(renderText(comparable(fromFile)));
     expect(renderHtml(comparable(fromClickHouse))).toBe(renderHtml(comparable(fromFile)));
 
-    const viaCommand = await report(['--clickhouse', server.url, '--table', 'equal_reports', '--json']);
+    const viaCommand = await report(['--clickhouse', clickHouseUrl(), '--table', 'equal_reports', '--json']);
     expect(viaCommand.code).toBe(0);
     expect(comparable(JSON.parse(viaCommand.stdout) as Report)).toEqual(comparable(fromFile));
   }, 300_000);
@@ -87,9 +78,9 @@ describe('the migration report counted by ClickHouse', () => {
   it('counts each record once when the ingest is retried twice', async () => {
     const lines = generatedLines(3000, 7);
     const file = await writeLog(lines);
-    const target = clickHouseTarget(server.url);
+    const target = clickHouseTarget(clickHouseUrl());
     for (let attempt = 0; attempt < 2; attempt++) await ingest(target, 'retried', [file]);
-    const third = await report(['ingest', '--clickhouse', server.url, '--table', 'retried', file]);
+    const third = await report(['ingest', '--clickhouse', clickHouseUrl(), '--table', 'retried', file]);
     expect(third.code).toBe(0);
     expect(third.stderr).toMatch(/ingested 3000 records and \d+ shadow lines into retried/);
 
@@ -102,11 +93,11 @@ describe('the migration report counted by ClickHouse', () => {
   }, 300_000);
 
   it('has a column for every field the writer puts on a request line, and no column the log schema lacks', async () => {
-    const target = clickHouseTarget(server.url);
+    const target = clickHouseTarget(clickHouseUrl());
     const origin = { instance: 'pod-7', config: 'c0ffee01' };
     const full = logLine(
       {
-        requestId: 'r-ddl', traceId: '0af7651916cd43dd8448eb211c80319c', startedAt: 0, method: 'GET', operation: 'recipes.search', pathTemplate: '/x/{n}', form: 'canonical', versionPrefix: 'v1',
+        id: '5b0e4a0c-3f6e-4c59-9a43-0d6cb1f1e001', requestId: 'r-ddl', traceId: '0af7651916cd43dd8448eb211c80319c', startedAt: 0, method: 'GET', operation: 'recipes.search', pathTemplate: '/x/{n}', form: 'canonical', versionPrefix: 'v1',
         absoluteForm: true, scheme: 'http', insecure: true, mode: 'api2', routeMode: 'canary', fallback: true, cache: 'HIT', status: 200,
         latencyMs: 12.34, upstreamMs: 5.6, bytesIn: 10, bytesOut: 2000, client: 'aaaaaaaaaaaaaaaa', clientLabel: 'ios', user: 'bbbbbbbbbbbbbbbb', error: 'none',
       },
@@ -132,12 +123,12 @@ describe('the migration report counted by ClickHouse', () => {
   it('skips a malformed line in an ingest, counts it and names its position', async () => {
     const good = generatedLines(10, 3).filter((line) => line.includes('"msg":"request"'));
     const file = await writeLog([good[0]!, '{"msg":"request","time":', good[1]!, 'not json at all', good[2]!]);
-    const result = await report(['ingest', '--clickhouse', server.url, '--table', 'malformed', file]);
+    const result = await report(['ingest', '--clickhouse', clickHouseUrl(), '--table', 'malformed', file]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`skipped ${file}:2: not valid JSON (truncated?)`);
     expect(result.stderr).toContain(`skipped ${file}:4: not a JSON line`);
     expect(result.stderr).toMatch(/ingested 3 records .* 2 malformed lines skipped/);
-    const counted = await reportFrom(clickHouseSource(clickHouseTarget(server.url), 'malformed'));
+    const counted = await reportFrom(clickHouseSource(clickHouseTarget(clickHouseUrl()), 'malformed'));
     expect(counted.summary.records).toBe(3);
   }, 120_000);
 });
@@ -168,9 +159,9 @@ describe('the report when ClickHouse fails', () => {
   }, 120_000);
 
   it('says in one line that the table is missing, exit code 1', async () => {
-    const result = await report(['--clickhouse', server.url, '--table', 'never_filled']);
+    const result = await report(['--clickhouse', clickHouseUrl(), '--table', 'never_filled']);
     expect(result.code).toBe(1);
-    expect(oneLine(result.stderr)).toEqual([`ClickHouse at ${server.url} has no table default.never_filled: fill it first with npm run report -- ingest --clickhouse URL FILES...`]);
+    expect(oneLine(result.stderr)).toEqual([`ClickHouse at ${clickHouseUrl()} has no table default.never_filled: fill it first with npm run report -- ingest --clickhouse URL FILES...`]);
   }, 120_000);
 
   it('says in one line that ClickHouse is too slow, exit code 1, and never prints the password', async () => {

@@ -24,6 +24,12 @@ import type { Arrival } from './arrival.js';
 export type Mode = 'legacy' | 'api2';
 
 export interface RequestRecord {
+  /**
+   * The record's own identity: a UUID made for it by `recordOf`, unique where the client's request
+   * id may repeat (the usage line's `id`, the row key in ClickHouse). Absent only from records made
+   * by hand.
+   */
+  readonly id?: string;
   /** From `X-Request-Id` when acceptable, else generated; echoed to the client when the usage log is on. */
   readonly requestId: string;
   /** The W3C trace id every upstream call of the request carried (src/observability/trace-context.ts); absent on a request refused before the app. */
@@ -104,6 +110,7 @@ export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, ans
   const who = identifier?.client(credentials.apiKey);
   const contentLength = arrival.headers['content-length'];
   return {
+    id: crypto.randomUUID(),
     requestId: arrival.requestId,
     traceId: arrival.trace?.traceId,
     startedAt: arrival.startedAt,

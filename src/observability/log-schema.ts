@@ -93,6 +93,7 @@ export const ORIGIN_FIELDS = [
 
 /** A request record's fields, in the order they are written. */
 export const RECORD_FIELDS = [
+  recordField('id', 'string', 'always', "the line's own identity, a UUID the gateway makes for each record (a shadow line has its own): the row key in ClickHouse", (r) => r.id),
   recordField('requestId', 'string', 'always', 'X-Request-Id when acceptable, else a UUID (for correlation: clients may reuse one)', (r) => r.requestId),
   recordField('traceId', 'string', 'optional', "W3C trace id (32 hex digits) every upstream call carried in traceparent: the client's when valid, else new; absent when refused before the app", (r) => r.traceId),
   recordField('method', 'string', 'always', 'HTTP method', (r) => r.method),
@@ -123,7 +124,7 @@ export const MESSAGE_FIELD = field('msg', 'string', 'required', 'kind of line: r
 
 export const REQUEST_MESSAGE = 'request';
 
-/** What a shadow comparison line adds (src/traffic/shadow.ts `ShadowRecord`; `requestId` and `operation` are shared). */
+/** What a shadow comparison line adds (src/traffic/shadow.ts `ShadowRecord`; `id`, `requestId` and `operation` are shared). */
 export const SHADOW_FIELDS = [
   field('outcome', 'string', 'optional', 'shadow comparison: equal, differ, skipped'),
   field('reason', 'string', 'optional', 'why the comparison was skipped'),

@@ -76,12 +76,37 @@ export type UseAgg = Omit<ClientUse, 'requests'> & { requests: number };
 export interface ClientAgg {
   readonly index: number;
   label: string | undefined;
+  /** The time of the record the label comes from. */
+  labelTime: number;
   requests: number;
   legacy: number;
   first: number;
   last: number;
   /** Keyed by `useKey`. */
   readonly uses: Map<number | string, UseAgg>;
+}
+
+/**
+ * DECISION: a client's label is the one on its latest labelled record; among records of one
+ * millisecond, the greatest label in code point order (ClickHouse's byte order of UTF-8), so the
+ * file reader and ClickHouse pick the same label whatever order the lines come in.
+ */
+export function takeLabel(client: ClientAgg, label: string, time: number): void {
+  if (time < client.labelTime || (time === client.labelTime && client.label !== undefined && !codePointsAfter(label, client.label))) return;
+  client.label = label;
+  client.labelTime = time;
+}
+
+/** `a` after `b` in code point order. */
+function codePointsAfter(a: string, b: string): boolean {
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(j)!;
+    if (x !== y) return x > y;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return a.length > b.length;
 }
 
 export interface TemplateAgg {
@@ -163,7 +188,7 @@ export class Aggregator {
     let client: ClientAgg | undefined;
     if (record.client !== undefined) {
       client = this.clients.get(record.client);
-      if (!client) this.clients.set(record.client, (client = { index: this.clients.size, label: undefined, requests: 0, legacy: 0, first: time, last: time, uses: new Map() }));
+      if (!client) this.clients.set(record.client, (client = { index: this.clients.size, label: undefined, labelTime: -Infinity, requests: 0, legacy: 0, first: time, last: time, uses: new Map() }));
       op.clients.add(client.index);
     } else {
       this.anonymous++;
@@ -248,7 +273,7 @@ export class Aggregator {
   /** A client's counts, created empty when new. */
   client(id: string, first: number, last: number): ClientAgg {
     let client = this.clients.get(id);
-    if (!client) this.clients.set(id, (client = { index: this.clients.size, label: undefined, requests: 0, legacy: 0, first, last, uses: new Map() }));
+    if (!client) this.clients.set(id, (client = { index: this.clients.size, label: undefined, labelTime: -Infinity, requests: 0, legacy: 0, first, last, uses: new Map() }));
     return client;
   }
 
@@ -263,7 +288,7 @@ export class Aggregator {
 
   private addToClient(record: LogRecord, client: ClientAgg, op: OperationAgg, mode: ModeAgg): void {
     client.requests++;
-    if (record.clientLabel !== undefined) client.label = record.clientLabel;
+    if (record.clientLabel !== undefined) takeLabel(client, record.clientLabel, record.time);
     if (record.mode === 'legacy') client.legacy++;
     if (record.time < client.first) client.first = record.time;
     if (record.time > client.last) client.last = record.time;

@@ -18,6 +18,8 @@ import { applyLosses } from './losses.js';
 export interface ShadowRecord {
   readonly kind: 'shadow';
   readonly time: string;
+  /** The comparison's own identity (a UUID): its line's `id`, its row key in ClickHouse. Absent only from records made by hand. */
+  readonly id?: string;
   readonly requestId: string | undefined;
   readonly operation: OperationId;
   /** compared: both answers read; skipped: why not. */
@@ -163,7 +165,7 @@ export class ShadowComparator {
     });
   }
 
-  private finish(job: ShadowJob, result: Omit<ShadowRecord, 'kind' | 'time' | 'operation' | 'requestId'>): void {
+  private finish(job: ShadowJob, result: Omit<ShadowRecord, 'kind' | 'time' | 'id' | 'operation' | 'requestId'>): void {
     let s = this.stats.get(job.operation);
     if (!s) this.stats.set(job.operation, (s = { compared: 0, equal: 0, differing: 0, skipped: 0, fields: new Map(), noise: new Map() }));
     if (result.outcome === 'skipped') s.skipped += 1;
@@ -174,7 +176,7 @@ export class ShadowComparator {
     }
     for (const d of result.diffs ?? []) s.fields.set(d.path, (s.fields.get(d.path) ?? 0) + 1);
     for (const path of result.noise ?? []) s.noise.set(path, (s.noise.get(path) ?? 0) + 1);
-    this.options.onRecord?.({ kind: 'shadow', time: new Date().toISOString(), requestId: job.requestId, operation: job.operation, ...result });
+    this.options.onRecord?.({ kind: 'shadow', time: new Date().toISOString(), id: crypto.randomUUID(), requestId: job.requestId, operation: job.operation, ...result });
   }
 }
 

@@ -4,7 +4,7 @@
  * (src/report/aggregate.ts), and the same code turns it into the report (build-report.ts): rates,
  * percentiles, verdicts and the order of every list are computed once for both sources.
  */
-import { Aggregator } from '../aggregate.js';
+import { Aggregator, takeLabel } from '../aggregate.js';
 import { timelineStep } from '../build-report.js';
 import { EXACT_LIMIT } from '../latency-sketch.js';
 import { select } from './clickhouse-http.js';
@@ -130,14 +130,9 @@ async function fillMinutes(agg: Aggregator, target: ClickHouseTarget, table: str
 /** The clients and their uses; returns the requests counted in them (the routed requests with a client). */
 function fillClients(agg: Aggregator, uses: readonly Row[]): number {
   let counted = 0;
-  /** Client → the time of its latest labelled record. */
-  const labelled = new Map<string, number>();
   for (const [id, operation, method, template, mode, form, versionPrefix, scheme, insecure, n, first, last, label, labelTime] of uses as Row[]) {
     const client = agg.client(String(id), num(first), num(last));
-    if (labelTime !== null && !(num(labelTime) < (labelled.get(String(id)) ?? -Infinity))) {
-      labelled.set(String(id), num(labelTime));
-      client.label = opt(label);
-    }
+    if (labelTime !== null) takeLabel(client, String(label), num(labelTime));
     const requests = num(n);
     counted += requests;
     const use = {

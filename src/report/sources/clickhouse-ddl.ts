@@ -6,7 +6,9 @@
  *
  * - ReplacingMergeTree: a line inserted twice (an ingest retried, a shipper's at-least-once
  *   delivery) is one row once merged, and at once for queries with FINAL. The sorting key ends
- *   with the request id, the dedupe key; it starts with what the report groups by.
+ *   with `id`, the dedupe key: the identity the gateway makes for each line (never the client's
+ *   request id, which clients reuse: two requests are never one row); it starts with what the
+ *   report groups by.
  * - Partitioned by UTC day: old days are dropped whole (`ALTER TABLE … DROP PARTITION`), or by a
  *   TTL (`ttlDays`, ClickHouse 19.6 and later; 18.16 has no TTL).
  * - Milliseconds are a Decimal(12, 2) (the gateway writes 0.01 ms resolution): ClickHouse 18.16
@@ -50,7 +52,7 @@ export const COLUMNS: readonly Column[] = STORED_FIELDS.map((spec) => ({ name: s
 /** The UTC day of a row, from its epoch-ms `time`. */
 const DAY = "toDate(toDateTime(intDiv(time, 1000)), 'UTC')";
 
-export const SORTING_KEY = ['msg', 'operation', 'mode', 'time', 'instance', 'requestId'] as const;
+export const SORTING_KEY = ['msg', 'operation', 'mode', 'time', 'instance', 'id'] as const;
 
 export interface TableOptions {
   /** Rows older than this many days are deleted by ClickHouse (needs ClickHouse ≥ 19.6). */

@@ -55,7 +55,7 @@ export async function ingest(target: ClickHouseTarget, table: string, inputs: re
     const name = input === '-' ? 'stdin' : input;
     const pending: Batch[] = [];
     const read = await readLines(input, (line, lineNumber) => {
-      const row = rowOfLine(line);
+      const row = rowOfLine(line, lineNumber);
       if (row.kind === 'row') {
         days.add(Math.floor(row.time / 86_400_000));
         if (row.shadow) outcome.shadowLines++;

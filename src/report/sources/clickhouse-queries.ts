@@ -75,11 +75,11 @@ ${routed(table)} AND isNotNull(latencyMs) AND ${inCells(cells)} GROUP BY operati
 /**
  * Per client use (the fields aggregate.ts tells uses apart by), with its first and last time, and
  * the label of its latest labelled record and that record's time (NULL when none has a label).
- * DECISION: a client's label is the one on its latest record (the file reader: the last one read).
+ * The label is picked as the file reader picks it (aggregate.ts `takeLabel`): latest time, then greatest label.
  */
 export const usesSql = (table: string): string => `SELECT client, operation, method, if(operation = 'uncatalogued', pathTemplate, NULL) AS template,
   mode, form, versionPrefix, scheme, insecure, count(), min(time), max(time),
-  argMaxIf(clientLabel, time, isNotNull(clientLabel)), if(countIf(isNotNull(clientLabel)) > 0, maxIf(time, isNotNull(clientLabel)), NULL)
+  argMaxIf(clientLabel, (time, ifNull(clientLabel, '')), isNotNull(clientLabel)), if(countIf(isNotNull(clientLabel)) > 0, maxIf(time, isNotNull(clientLabel)), NULL)
 ${routed(table)} AND isNotNull(client) GROUP BY client, operation, method, template, mode, form, versionPrefix, scheme, insecure`;
 
 export const uncataloguedSql = (table: string): string => `SELECT method, ifNull(pathTemplate, '(unknown)') AS template, count()

@@ -6,9 +6,10 @@
  *
  * Values are written as their columns take them: booleans 0/1, a shadow line's diffs reduced to
  * their paths. A field without a value is left out of the row (ClickHouse stores the column's
- * default: NULL, 0, '' or []). A line without a request id (a shadow comparison whose request had
- * none) gets a hash of the line as its dedupe key, so a retried ingest still stores it once. Built
- * as text: this runs once per line of logs of any size.
+ * default: NULL, 0, '' or []). A line without the `id` the gateway makes (a log written before it
+ * had one, another writer's line) gets as its `id` a hash of the line and of its line number, so a
+ * retried ingest of the same input still stores it once and two equal lines are still two rows, as
+ * the file reader counts them. Built as text: this runs once per line of logs of any size.
  */
 import { createHash } from 'node:crypto';
 import { parseValue } from '../parse-record.js';
@@ -28,7 +29,7 @@ const COLUMNS = STORED_FIELDS.filter((spec) => !['msg', 'outcome', 'reason', 'di
   key: `,${JSON.stringify(spec.name)}:`,
 }));
 
-export function rowOfLine(line: string): RowOutcome {
+export function rowOfLine(line: string, lineNumber: number): RowOutcome {
   let raw: unknown;
   try {
     raw = JSON.parse(line);
@@ -52,8 +53,8 @@ export function rowOfLine(line: string): RowOutcome {
     const value = fields[name];
     if (value !== undefined) row += key + columnValue(type, value);
   }
-  if (typeof fields['requestId'] !== 'string' || fields['requestId'] === '') {
-    row += `,"requestId":"line:${createHash('sha256').update(line).digest('hex').slice(0, 32)}"`;
+  if (fields['id'] === undefined || fields['id'] === '') {
+    row += `,"id":"line:${createHash('sha256').update(`${lineNumber}\n${line}`).digest('hex').slice(0, 32)}"`;
   }
   return { kind: 'row', row: `${row}}`, shadow: parsed.kind === 'shadow', time: fields['time'] as number };
 }
