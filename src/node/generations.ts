@@ -5,8 +5,10 @@
  * is done. The page cache and the mapping memory carry over while their config stays the same;
  * circuit breakers and shadow counters start afresh with each generation.
  *
- * Not applied by a reload (they need a restart, and the reload says so): `listen` and
- * `observability`.
+ * Not applied by a reload (they need a restart, and the reload says so): `listen`,
+ * `observability`, `workers` and `cache.redis`. The config reloaded has the environment's
+ * overrides applied as at start (src/node/start-config.ts), so these differ only when they truly
+ * changed.
  */
 import { readFile } from 'node:fs/promises';
 import { createGatewayApp, createSearchCache } from '../app.js';

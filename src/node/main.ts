@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { parseConfig } from '../config/schema.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { startCluster, workerCount } from './cluster.js';
+import { configHash } from './config-hash.js';
 import { applyOverrides, loadConfig } from './start-config.js';
 import type { Overrides } from './start-config.js';
 import { startGateway } from './server.js';
@@ -107,25 +108,9 @@ async function main(): Promise<void> {
     return exitNow([describeStartFailure(error)]);
   }
   closers.unshift(() => gateway.close());
-  const local = `http://127.0.0.1:${new URL(gateway.httpOrigin).port}`;
   // The usage log owns stdout when it writes there: these human lines go to stderr then.
   const log = config.observability.log;
   const out = log.enabled && log.destination === 'stdout' ? process.stderr : process.stdout;
-  out.write(
-    `recipe-gateway listening on ${gateway.httpOrigin}${gateway.httpsOrigin ? ` and ${gateway.httpsOrigin}` : ''}\n` +
-      `  legacy upstream: ${config.upstreams.legacy.baseUrl}\n` +
-      sandboxNote +
-      (sandboxNote
-        ? `try:\n` +
-          `  curl '${local}/recipes?title_kw=soup&pg=1&rpp=5&api_key=sandbox-free-key' -H 'Accept: application/json'\n` +
-          `  curl -u alice:alice-pass '${local}/grocerylist?api_key=sandbox-free-key' -H 'Accept: application/json'\n`
-        : '') +
-      `  health: ${local}/healthz\n` +
-      `  usage log: ${log.enabled ? log.destination : 'off'}${log.enabled ? '  (report: npm run report -- FILE)' : ''}\n` +
-      `  metrics: ${gateway.metricsUrl ?? 'not served'}\n` +
-      gateway.notes.map((note) => `  note: ${note}\n`).join(''),
-  );
-
   // Installed before anything else is awaited: a signal right after the start still drains.
   // SIGTERM/SIGINT: stop accepting at once, let the requests in flight finish for up to
   // limits.shutdownGraceMs, cut the rest, close everything else, exit 0. A second signal cuts at once.
@@ -162,6 +147,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 
+  // Watching before the start is announced: a change made once the gateway says it listens is seen.
   if (configPath) {
     const { watchConfigFile } = await import('./config-watch.js');
     const watcher = watchConfigFile(configPath, gateway, {
@@ -175,7 +161,26 @@ async function main(): Promise<void> {
         ),
     });
     closers.push(async () => watcher.close());
+    // A change between the read above and the watch (a ConfigMap swapped while the gateway
+    // started) is caught up with now; nothing is said when the file is as it was read.
+    const now = await loadConfig(configPath, overrides);
+    if (now.ok && configHash(now.config) !== gateway.configHash()) void watcher.reloadNow('file changed while starting');
   }
+  const local = `http://127.0.0.1:${new URL(gateway.httpOrigin).port}`;
+  out.write(
+    `recipe-gateway listening on ${gateway.httpOrigin}${gateway.httpsOrigin ? ` and ${gateway.httpsOrigin}` : ''}\n` +
+      `  legacy upstream: ${config.upstreams.legacy.baseUrl}\n` +
+      sandboxNote +
+      (sandboxNote
+        ? `try:\n` +
+          `  curl '${local}/recipes?title_kw=soup&pg=1&rpp=5&api_key=sandbox-free-key' -H 'Accept: application/json'\n` +
+          `  curl -u alice:alice-pass '${local}/grocerylist?api_key=sandbox-free-key' -H 'Accept: application/json'\n`
+        : '') +
+      `  health: ${local}/healthz\n` +
+      `  usage log: ${log.enabled ? log.destination : 'off'}${log.enabled ? '  (report: npm run report -- FILE)' : ''}\n` +
+      `  metrics: ${gateway.metricsUrl ?? 'not served'}\n` +
+      gateway.notes.map((note) => `  note: ${note}\n`).join(''),
+  );
 }
 
 function fail(errors: string[]): void {
