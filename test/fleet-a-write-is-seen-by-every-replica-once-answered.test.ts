@@ -3,14 +3,18 @@
  * replica serves a page from before it (the write waits for Redis to take its invalidation; a hit
  * checks the shared generation). A replica that got the invalidation message drops its pages, so
  * they stay dropped when Redis dies right after. A write is answered, never 5xx, when Redis is
- * out or too slow to take its invalidation.
+ * out or too slow to take its invalidation, and one log line says so each time.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { basic, send } from './support/http.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import { startTestRedis } from './support/redis-server.js';
 import type { TestRedis } from './support/redis-server.js';
-import { redisOverrides, startReplicas } from './support/fleet.js';
+import { redisOverrides, startReplicas, waitReady } from './support/fleet.js';
+import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
 
 const J = { accept: 'application/json', host: 'api.bigoven.com' };
@@ -112,9 +116,14 @@ describe('a write through one replica, then a read through another', () => {
     expect(reviews(read)).toBe(1);
   });
 
-  it('answers a write when redis is out or too slow to take the invalidation, within the command timeout', async () => {
+  it('answers a write when redis is out or too slow to take the invalidation, within the command timeout, and says so', async () => {
     const { upstream, state } = await reviewCountingUpstream();
-    const [a] = await replicas(upstream.origin, { commandTimeoutMs: 300 });
+    const folder = mkdtempSync(join(tmpdir(), 'fleet-inval-'));
+    cleanup.push(async () => rmSync(folder, { recursive: true, force: true }));
+    const log = join(folder, 'usage.log');
+    const a = await startTestGateway(upstream.origin, { ...redisOverrides(redis, { commandTimeoutMs: 300 }), observability: { log: { destination: log } } });
+    cleanup.push(() => a.close());
+    await waitReady(a);
     expect((await search(a)).status).toBe(200);
     // Slow: every write command waits 3 s, ten times the command timeout.
     await redis.client().call('CLIENT', 'PAUSE', '3000', 'WRITE');
@@ -130,5 +139,12 @@ describe('a write through one replica, then a read through another', () => {
     expect(state.reviews).toBe(2);
     // The replica's own pages are dropped all the same.
     expect(reviews(await search(a))).toBe(2);
+    await a.close();
+    const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const unacknowledged = lines.filter((line) => line['msg'] === 'cache-invalidation');
+    expect(unacknowledged.map((line) => [line['acknowledged'], typeof line['reason']])).toEqual([
+      ['false', 'string'],
+      ['false', 'string'],
+    ]);
   });
 });
