@@ -321,7 +321,8 @@ const requestArb: fc.Arbitrary<Generated> = fc.oneof({ weight: 1, arbitrary: cha
 
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host'];
 // eslint-disable-next-line no-control-regex
-const GATEWAY_RENDERED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'accept', 'accept-encoding'];
+/** Headers the gateway sets itself on a legacy call: X-Forwarded-*, Accept, Accept-Encoding (render-legacy.ts) and its own X-Request-Id (the request's trail, src/observability/trace-context.ts). */
+const GATEWAY_RENDERED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'accept', 'accept-encoding', 'x-request-id'];
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 let apps: { legacy: ReturnType<typeof gatewayApp>; api2: ReturnType<typeof gatewayApp> };
@@ -384,8 +385,8 @@ async function check(g: Generated): Promise<void> {
     }
     for (const name of Object.keys(call.headers)) {
       expect(HOP_BY_HOP.includes(name), `hop-by-hop ${name} forwarded`).toBe(false);
-      // The gateway renders X-Forwarded-*, Accept and Accept-Encoding itself (src/request/render-legacy.ts):
-      // those are never the client's copy, whatever its Connection header names.
+      // The gateway sets GATEWAY_RENDERED itself: those are never the client's copy, whatever its
+      // Connection header names.
       if (call.upstream === 'legacy') expect(named.has(name) && !GATEWAY_RENDERED.includes(name), `${name} named in Connection forwarded`).toBe(false);
       expect(CONTROL.test(call.headers[name] ?? ''), `control characters in ${name}`).toBe(false);
     }
