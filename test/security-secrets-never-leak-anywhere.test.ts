@@ -252,11 +252,12 @@ describe('secrets', () => {
     });
     if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
     const searchCache = createSearchCache(parsed.config);
-    const cache = searchCache as unknown as { pages: { entries: Map<string, unknown>; inflight: Map<string, unknown> }; knownKeys: Map<string, unknown> };
+    // Its internals, as the one cache flow keeps them (src/cache/page-cache.ts: L1 is a MemoryTier, flights by key).
+    const cache = searchCache as unknown as { pages: { local: { entries: Map<string, unknown> }; flights: Map<string, unknown> }; knownKeys: Map<string, unknown> };
     // In-flight keys, as they are while the upstream works.
     const inflight: string[] = [];
     const watching = (fetch: (request: Request) => Response | Promise<Response>) => (request: Request) => {
-      inflight.push(...cache.pages.inflight.keys());
+      inflight.push(...cache.pages.flights.keys());
       return fetch(request);
     };
     const app = createGatewayApp({
@@ -278,7 +279,7 @@ describe('secrets', () => {
     const pending = searches.map(([target, headers]) => app.fetch(new Request(`http://api.bigoven.com${target}`, { headers: { accept: 'application/json', ...headers } })));
     const answers = await Promise.all(pending);
     expect(answers.map((a) => a.status)).toContain(200);
-    const stored = [...cache.pages.entries.keys()];
+    const stored = [...cache.pages.local.entries.keys()];
     expect(stored.length).toBeGreaterThanOrEqual(3);
     const known = JSON.stringify([...cache.knownKeys.keys()]);
     expect(leaks(JSON.stringify(stored))).toEqual([]);
