@@ -5,7 +5,6 @@
  *   requestContext (one handler): arrival → guards: method, host, scheme → dispatch → answer and record
  */
 import { Hono } from 'hono';
-import { routeMode } from './config/schema.js';
 import type { GatewayConfig } from './config/schema.js';
 import { CATALOGUE_ROUTES } from './catalogue/route-table.js';
 import type { RuntimeBindings } from './gateway/env.js';
@@ -30,6 +29,8 @@ import { guardedUpstreams } from './traffic/guarded-upstreams.js';
 import type { TrafficState } from './traffic/guarded-upstreams.js';
 import type { BreakerState } from './traffic/breaker.js';
 import { ShadowComparator } from './traffic/shadow.js';
+import { routesInForce } from './migration/rollout/route-in-force.js';
+import type { LiveRoutes } from './migration/rollout/route-in-force.js';
 import type { ShadowRecord } from './traffic/shadow.js';
 
 export interface GatewayDeps {
@@ -50,6 +51,8 @@ export interface GatewayDeps {
   readonly shared?: { readonly searchCache?: SearchCache | null; readonly memory?: MappingMemory } | undefined;
   /** Admin views served by this app (metrics behind a bearer token); omitted when not served here. */
   readonly admin?: AdminRoutes | undefined;
+  /** The step in force of each route with a rollout plan (src/migration/rollout); without it such a route keeps its configured mode. */
+  readonly rollout?: LiveRoutes | undefined;
 }
 
 export function createGatewayApp(deps: GatewayDeps): Hono {
@@ -63,7 +66,8 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
   const mappingContext = { memory: deps.shared?.memory ?? createMappingMemory(), options: { noPhotoImageUrl: config.api2.noPhotoImageUrl } };
   const searchCache = deps.shared?.searchCache !== undefined ? deps.shared.searchCache : createSearchCache(config);
   const upstreams = guardedUpstreams(deps.upstreams, config, deps.onBreaker);
-  const shadow = Object.values(config.routes).some((route) => route.mode === 'shadow')
+  const route = routesInForce(config, deps.rollout);
+  const shadow = Object.values(config.routes).some((r) => r.mode === 'shadow' || (r.rollout && deps.rollout))
     ? new ShadowComparator({ maxConcurrent: config.traffic.shadow.maxConcurrent, ...(deps.onShadow ? { onRecord: deps.onShadow } : {}) })
     : null;
   deps.onTraffic?.({ shadow, breakers: upstreams.breakers });
@@ -76,8 +80,8 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
       rules: {
         routes: CATALOGUE_ROUTES,
         trusted: compileTrustedProxies(config.trustedProxies),
-        // The one place a request's route mode comes from.
-        routeMode: (operation) => routeMode(config, operation),
+        // The one place a request's route mode comes from: the config's, or its rollout's step.
+        routeMode: (operation) => route(operation).mode,
       },
       sink: deps.onRecord,
       details: logDetails ? { identifier: deps.identifier ?? identifierFromConfig(config.observability) } : undefined,
@@ -86,7 +90,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
         config.acceptedHosts ? hostGuard(served) : undefined,
         schemePolicy(config.plainHttpCredentials, config.listen.https?.port, served),
       ],
-      dispatch: dispatch({ config, upstreams, runtime: deps.runtime, mappingContext, searchCache, shadow }),
+      dispatch: dispatch({ config, upstreams, runtime: deps.runtime, mappingContext, searchCache, shadow, route }),
     }),
   );
 

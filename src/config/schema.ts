@@ -9,6 +9,7 @@ import { movability } from '../catalogue/movability.js';
 import { ObservabilityConfigSchema } from './observability.js';
 import { isAddressOrRange } from '../http/trusted-proxies.js';
 import { RedisTierConfigSchema } from './fleet.js';
+import { RolloutConfigSchema, RolloutPlanSchema } from './rollout.js';
 
 const hostname = z
   .string()
@@ -79,6 +80,8 @@ const RouteConfigSchema = z
       })
       .strict()
       .optional(),
+    /** A progressive rollout (src/config/rollout.ts): the plan decides the mode and the canary percent. */
+    rollout: RolloutPlanSchema.optional(),
   })
   .strict();
 
@@ -189,7 +192,8 @@ export const GatewayConfigSchema = z
           if (route.canaryPercent !== undefined && route.mode !== 'canary') {
             ctx.addIssue({ code: 'custom', path: [id, 'canaryPercent'], message: `applies to canary mode only (this route is ${route.mode})` });
           }
-          if (route.shadow && route.mode !== 'shadow') {
+          if (route.rollout) rolloutIssues(id, route, ctx);
+          if (route.shadow && route.mode !== 'shadow' && !route.rollout) {
             ctx.addIssue({ code: 'custom', path: [id, 'shadow'], message: `applies to shadow mode only (this route is ${route.mode})` });
           }
         }
@@ -242,6 +246,8 @@ export const GatewayConfigSchema = z
       .strict()
       .prefault({}),
     observability: ObservabilityConfigSchema.prefault({}),
+    /** How rollouts are evaluated; the plans are on the routes (`routes.<id>.rollout`). */
+    rollout: RolloutConfigSchema,
     limits: z
       .object({
         /** Larger request bodies get 413 (a chunked body is read no further than this). */
@@ -281,8 +287,8 @@ export const GatewayConfigSchema = z
   .strict()
   .superRefine((config, ctx) => {
     const api2Routes = Object.entries(config.routes)
-      .filter(([, route]) => API2_MODES.includes(route.mode))
-      .map(([id, route]) => `${id}: ${route.mode}`);
+      .filter(([, route]) => API2_MODES.includes(route.mode) || route.rollout)
+      .map(([id, route]) => `${id}: ${route.rollout ? 'rollout' : route.mode}`);
     if (api2Routes.length > 0 && !config.upstreams.api2) {
       ctx.addIssue({
         code: 'custom',
@@ -290,7 +296,59 @@ export const GatewayConfigSchema = z
         message: `is required when a route calls api2 (${api2Routes.join(', ')})`,
       });
     }
+    writeRolloutIssues(config, ctx);
+    if (config.rollout.stateFile !== undefined && config.workers !== 1 && !config.cache.redis) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rollout', 'stateFile'],
+        message: 'is one process\'s rollout state: with several workers, share the state through cache.redis instead (or run workers: 1)',
+      });
+    }
   });
+
+type RouteConfig = z.output<typeof RouteConfigSchema>;
+
+/** A plan's pointed errors that need the operation: legacy-only, a mode set beside it, a write shadowed. */
+function rolloutIssues(id: OperationId, route: RouteConfig, ctx: z.RefinementCtx): void {
+  const move = movability(id);
+  if (!move.canMove) {
+    ctx.addIssue({ code: 'custom', path: [id, 'rollout'], message: `${id} cannot be rolled out to api2: ${move.reason}` });
+    return;
+  }
+  if (route.mode !== 'legacy') {
+    ctx.addIssue({ code: 'custom', path: [id, 'mode'], message: `is decided by the rollout plan (routes["${id}"].rollout): leave mode out, or remove the plan` });
+  }
+  if (OPERATIONS.find((op) => op.id === id)?.safe) return;
+  route.rollout?.steps.forEach((step, index) => {
+    if (step === 'shadow') {
+      ctx.addIssue({ code: 'custom', path: [id, 'rollout', 'steps', index], message: `${id} is a write and writes are never shadowed: its plan starts at a percentage and gates on error rates` });
+    }
+  });
+  if (route.rollout?.gates.shadowAgreement) {
+    ctx.addIssue({ code: 'custom', path: [id, 'rollout', 'gates', 'shadowAgreement'], message: `${id} is a write and writes are never shadowed: gate it on errorRate, latencyP95 and breaker` });
+  }
+}
+
+/**
+ * A write's rollout starts once the reads of its resource have finished theirs (the plan of a
+ * read that can move must exist, or the read must already be on api2).
+ */
+function writeRolloutIssues(config: { routes: Record<string, RouteConfig> }, ctx: z.RefinementCtx): void {
+  for (const [id, route] of Object.entries(config.routes)) {
+    const write = OPERATIONS.find((op) => op.id === id && !op.safe);
+    if (!route.rollout || !write || !movability(write.id).canMove) continue;
+    const stuck = OPERATIONS.filter((op) => op.resource === write.resource && op.safe && movability(op.id).canMove)
+      .map((op) => op.id)
+      .filter((read) => !config.routes[read]?.rollout && config.routes[read]?.mode !== 'api2');
+    if (stuck.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['routes', id, 'rollout'],
+        message: `a write's rollout starts once the reads of ${write.resource} have finished theirs: give ${stuck.join(', ')} a rollout plan or mode "api2"`,
+      });
+    }
+  }
+}
 
 export type GatewayConfigInput = z.input<typeof GatewayConfigSchema>;
 export type GatewayConfig = z.output<typeof GatewayConfigSchema>;

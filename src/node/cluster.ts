@@ -41,7 +41,7 @@ export function workerCount(setting: number | 'auto'): number {
 }
 
 /** The primary answers no request: the live counters are the workers' (summed through Redis when `cache.redis` is set). */
-export type ClusterGateway = Omit<RunningGateway, 'stats' | 'live'> & { readonly workers: () => number };
+export type ClusterGateway = Omit<RunningGateway, 'stats' | 'live' | 'rollout'> & { readonly workers: () => number };
 
 function send(worker: Worker, message: ToWorker): void {
   if (worker.isConnected()) worker.send(message);

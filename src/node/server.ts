@@ -31,6 +31,8 @@ import { connectTerminator } from './connect-termination.js';
 import type { ConnectTerminator } from './connect-termination.js';
 import { nodeRuntime } from './runtime.js';
 import { startFleet } from './fleet/fleet.js';
+import { hasRolloutPlans, rolloutAdmin, rolloutMetrics, startRollout } from '../migration/rollout/node/start.js';
+import type { RolloutRunner, RolloutSnapshot } from '../migration/rollout/runner.js';
 import { Readiness } from './fleet/readiness.js';
 
 export interface RunningGateway {
@@ -66,6 +68,8 @@ export interface RunningGateway {
   event(name: string, fields: Record<string, unknown>): void;
   /** The live migration counters (the fleet's through Redis when `cache.redis` is set). */
   readonly live: LiveCounters;
+  /** The rollouts in force (states, steps, last events), or undefined when no plan was ever configured (docs/rollout.md). */
+  rollout(): RolloutSnapshot | undefined;
 }
 
 export interface DrainOutcome {
@@ -96,21 +100,33 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   adminAccess(config.observability); // an admin listener beyond loopback without a token: refused before anything starts
   const fleet = await startFleet(config, (msg, level, fields) => fleetLog(observability, msg, level, fields));
   const readiness = new Readiness([fleet.notReadyReason]);
-  const liveBucketMs = 5_000;
-  const live = createLiveCounters({ bucketMs: liveBucketMs, store: fleet.counterStore(liveBucketMs) });
+  // A rollout judges whole buckets: they are no longer than its evaluation period (15 minutes kept).
+  const liveBucketMs = Math.max(50, Math.min(5_000, config.rollout.evaluationMs));
+  const live = createLiveCounters({ bucketMs: liveBucketMs, keepBuckets: Math.ceil(900_000 / liveBucketMs), store: fleet.counterStore(liveBucketMs) });
+  let rollout: RolloutRunner | undefined;
+  const rolloutRoutes = rolloutAdmin(() => rollout);
   const observability = createNodeObservability(
     config,
     options.onRecord,
     [
       { path: '/admin/config', render: () => (generations ? configView(generations.active) : {}) },
       { path: '/admin/traffic', render: () => (generations ? trafficView(generations.active) : {}) },
+      rolloutRoutes.view,
     ],
     // The pools of the config in force (a retired generation's pools drain and close on their own).
     () => (generations?.active.upstreams ?? []).flatMap((upstream) => (upstream.stats ? [{ name: upstream.name, stats: upstream.stats() }] : [])),
     fleet.status,
     // The usage log's `config` field: the content hash of the config in force.
     () => generations?.active.configHash ?? '',
+    [rolloutRoutes.action],
   );
+  const countRolloutEvent = observability.metricsRegistry ? rolloutMetrics(observability.metricsRegistry, () => rollout) : undefined;
+  const startRollouts = async (plans: GatewayConfig): Promise<void> => {
+    rollout = await startRollout(plans, live, (event) => {
+      observability.usageLog?.event('rollout', event);
+      countRolloutEvent?.(event);
+    });
+  };
   generations = await Generations.start(config, {
     runtime: nodeRuntime,
     onRecord: fanOut([observability.sink, live.recordRequest]),
@@ -121,7 +137,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       observability.usageLog?.event('breaker', { upstream, from, to });
     },
     admin: observability.mainAdmin,
+    rollout: { route: (id) => rollout?.route(id) },
   }, fleet);
+  if (hasRolloutPlans(config)) await startRollouts(config);
   const observer: RefusalObserver | undefined = observability.sink ? { sink: observability.sink, identifier: observability.identifier } : undefined;
   const listener = createNodeListener(generations.target, {
     legacyHosts: config.legacyHosts,
@@ -194,6 +212,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
         await closed;
       }
       const ms = Date.now() - started;
+      await rollout?.close();
       await generations?.close();
       await live.close();
       await fleet.close();
@@ -217,6 +236,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     reload: async (next) => {
       if (!generations) throw new Error('gateway not started');
       const outcome = await generations.reload(next);
+      if (rollout) await rollout.reload(next);
+      else if (hasRolloutPlans(next)) await startRollouts(next);
       observability.usageLog?.event('config', { version: outcome.version, configHash: outcome.configHash, needsRestart: outcome.needsRestart });
       return outcome;
     },
@@ -224,6 +245,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     configHash: () => generations?.active.configHash ?? '',
     event: (name, fields) => observability.usageLog?.event(name, fields),
     live,
+    rollout: () => rollout?.snapshot(),
   };
 }
 

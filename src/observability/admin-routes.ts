@@ -19,6 +19,12 @@ export interface AdminView {
   render(): unknown;
 }
 
+/** An admin action: a POST at a path (Hono pattern, e.g. `/admin/rollout/:operation/:action`), answered in JSON. */
+export interface AdminAction {
+  readonly path: string;
+  handle(params: Readonly<Record<string, string>>): Promise<{ readonly status: number; readonly body: object }>;
+}
+
 export interface AdminRoutes {
   readonly metricsPath: string;
   /** When set, every admin view requires `Authorization: Bearer <token>` (src/observability/admin-access.ts). */
@@ -28,6 +34,8 @@ export interface AdminRoutes {
   readonly metrics: MetricsEndpoint;
   /** More views, served with the same protection. */
   readonly views?: readonly AdminView[];
+  /** Actions (POST), served with the same protection. */
+  readonly actions?: readonly AdminAction[];
 }
 
 /**
@@ -53,7 +61,7 @@ export function adminGuard(admin: Pick<AdminRoutes, 'bearerToken' | 'openMetrics
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function mountAdminRoutes(app: Hono<any>, admin: AdminRoutes): void {
   const guard = adminGuard(admin);
-  for (const path of [admin.metricsPath, ...(admin.views ?? []).map((view) => view.path)]) app.use(path, guard);
+  for (const path of [admin.metricsPath, ...[...(admin.views ?? []), ...(admin.actions ?? [])].map((route) => route.path)]) app.use(path, guard);
   routeAdminViews(app, admin);
 }
 
@@ -65,6 +73,12 @@ function routeAdminViews(app: Hono<any>, admin: AdminRoutes): void {
   });
   for (const view of admin.views ?? []) {
     app.get(view.path, (c) => c.json(view.render() as object, 200, { 'cache-control': 'no-store' }));
+  }
+  for (const action of admin.actions ?? []) {
+    app.post(action.path, async (c) => {
+      const { status, body } = await action.handle(c.req.param() as Record<string, string>);
+      return c.json(body, status as 200, { 'cache-control': 'no-store' });
+    });
   }
 }
 

@@ -6,6 +6,9 @@
  *   canary   api2 for `canaryPercent` of clients (sticky per api key and user), legacy for the rest
  *   shadow   legacy answers (the shadow stage compares api2 in the background)
  *
+ * The mode in force is the config's, or the step of the route's rollout (parts.route:
+ * src/migration/rollout/route-in-force.ts), under which fallback is always on.
+ *
  * A safe operation whose api2 answer failed (5xx: timeout, unreachable, schema mismatch, open
  * breaker) falls back to legacy when its route says `fallback`. A write is sent to exactly one
  * upstream, once.
@@ -26,7 +29,7 @@ export function chooseSide(parts: PipelineParts, request: CanonicalRequest, forc
       return 'api2';
     case 'canary': {
       if (forced === 'legacy' || forced === 'api2') return forced;
-      return canaryChoosesApi2(parts.config.routes[id]?.canaryPercent ?? 0, request.apiKey, request.user?.user ?? null) ? 'api2' : 'legacy';
+      return canaryChoosesApi2(parts.route(id).canaryPercent, request.apiKey, request.user?.user ?? null) ? 'api2' : 'legacy';
     }
     default:
       return 'legacy';
@@ -43,7 +46,7 @@ export async function answerFromSide(parts: PipelineParts, request: CanonicalReq
 async function answerFromApi2(parts: PipelineParts, request: CanonicalRequest, mapping: OperationMapping, legacy: LegacyCall): Promise<Attempt> {
   const { operation } = request.match;
   const attempt = await callApi2(parts, request, mapping, legacy.signal, receiverOf(parts, request, legacy));
-  if (attempt.answer.status >= 500 && operation.safe && parts.config.routes[operation.id]?.fallback === true) {
+  if (attempt.answer.status >= 500 && operation.safe && parts.route(operation.id).fallback) {
     const rescued = await callLegacy(parts, request, legacy);
     return { ...rescued, upstreamMs: rescued.upstreamMs + attempt.upstreamMs, error: `fallback: ${attempt.error ?? attempt.answer.status}`, fallback: true };
   }

@@ -13,6 +13,7 @@ import type { SearchCache } from '../cache/search-cache.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { RuntimeBindings } from '../gateway/env.js';
 import type { ShadowComparator } from '../traffic/shadow.js';
+import type { RouteLookup } from '../migration/rollout/route-in-force.js';
 import type { UpstreamClient } from '../upstream/types.js';
 
 export interface Upstreams {
@@ -28,6 +29,8 @@ export interface PipelineParts {
   readonly mappingContext: MappingContext;
   readonly searchCache: SearchCache | null;
   readonly shadow: ShadowComparator | null;
+  /** Each route's mode, canary percent and fallback in force: the config's, or its rollout's step. */
+  readonly route: RouteLookup;
 }
 
 export type Side = 'legacy' | 'api2';

@@ -1,7 +1,9 @@
 /**
  * Shadow mode: the legacy answer is the client's; for `shadow.sampleRate` of safe requests the
  * api2 mapping of the same canonical request runs in the background and is compared
- * (src/traffic/shadow.ts). Writes never are.
+ * (src/traffic/shadow.ts). Writes never are. A route in a rollout's percentage step compares the
+ * requests legacy answered the same way (route.compare); an answer api2 gave, or a fallback, is
+ * not compared.
  */
 import { bodyBytes } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
@@ -9,7 +11,7 @@ import type { CanonicalRequest } from '../request/canonical-request.js';
 import type { ShadowAnswer } from '../traffic/shadow.js';
 import { callApi2, IN_BACKGROUND } from './api2-side.js';
 import { callLegacy } from './legacy-side.js';
-import type { PipelineParts } from './parts.js';
+import type { PipelineParts, Side } from './parts.js';
 
 function asShadow(answered: Answer): ShadowAnswer {
   return {
@@ -29,13 +31,16 @@ export function offerShadow(
   request: CanonicalRequest,
   requestId: string,
   answered: Answer,
+  side: Side,
   defer?: (work: Promise<unknown>) => void,
 ): void {
   const { shadow, config, upstreams } = parts;
   const { operation } = request.match;
   const route = config.routes[operation.id];
   const { mapping } = request;
-  if (answered.status >= 500 || !shadow || !mapping || !upstreams.api2 || request.routeMode !== 'shadow' || !operation.safe) return;
+  // Shadow mode, or a rollout's percentage step (route-in-force.ts): what legacy answered is compared.
+  const compare = request.routeMode === 'shadow' || (request.routeMode === 'canary' && parts.route(operation.id).compare);
+  if (side !== 'legacy' || answered.status >= 500 || !shadow || !mapping || !upstreams.api2 || !compare || !operation.safe) return;
   if (Math.random() >= (route?.shadow?.sampleRate ?? 1)) return;
   const primary = asShadow(answered);
   const background = { clientHeaders: {}, rawBody: null, shared: true, signal: undefined } as const;

@@ -7,6 +7,7 @@ import { parseConfig } from '../../src/config/schema.js';
 import type { GatewayConfigInput } from '../../src/config/schema.js';
 import type { RequestRecord } from '../../src/gateway/request-record.js';
 import { startGateway } from '../../src/node/server.js';
+import type { RunningGateway } from '../../src/node/server.js';
 import type { ShadowRecord } from '../../src/traffic/shadow.js';
 import type { LiveCounters } from '../../src/migration/live-counters.js';
 
@@ -16,6 +17,8 @@ export interface TestGateway {
   readonly records: RequestRecord[];
   readonly shadows: ShadowRecord[];
   readonly live: LiveCounters;
+  /** The running gateway itself (reload, rollout, events). */
+  readonly running: RunningGateway;
   close(): Promise<void>;
 }
 
@@ -34,5 +37,5 @@ export async function startTestGateway(legacyOrigin: string, overrides: Partial<
     onRecord: (record) => records.push({ ...record }),
     onShadow: (record) => shadows.push(record),
   });
-  return { origin: gateway.httpOrigin, httpsOrigin: gateway.httpsOrigin, records, shadows, live: gateway.live, close: () => gateway.close() };
+  return { origin: gateway.httpOrigin, httpsOrigin: gateway.httpsOrigin, records, shadows, live: gateway.live, running: gateway, close: () => gateway.close() };
 }

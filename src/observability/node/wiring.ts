@@ -11,7 +11,8 @@
  */
 import type { GatewayConfig } from '../../config/schema.js';
 import type { RecordSink } from '../../gateway/request-record.js';
-import type { AdminRoutes, AdminView } from '../admin-routes.js';
+import type { Registry } from 'prom-client';
+import type { AdminAction, AdminRoutes, AdminView } from '../admin-routes.js';
 import { fanOut } from '../fan-out.js';
 import { adminAccess } from './admin-access.js';
 import { identifierFromConfig } from '../identity.js';
@@ -31,6 +32,8 @@ export interface NodeObservability {
   /** Admin views and where to listen for them, when a separate admin listener is configured. */
   readonly adminListener: { readonly routes: AdminRoutes; readonly host: string; readonly port: number } | undefined;
   readonly usageLog: UsageLog | undefined;
+  /** The metrics registry, when metrics are served (more metrics may be registered on it). */
+  readonly metricsRegistry: Registry | undefined;
   /** Things the operator should know at start (printed by `npm start`). */
   readonly notes: readonly string[];
   close(): Promise<void>;
@@ -43,6 +46,7 @@ export function createNodeObservability(
   upstreamPools?: PrometheusOptions['upstreamPools'],
   cacheTier?: PrometheusOptions['cacheTier'],
   configVersion: () => string = () => '',
+  actions: readonly AdminAction[] = [],
 ): NodeObservability {
   const obs = config.observability;
   const notes: string[] = [];
@@ -61,7 +65,7 @@ export function createNodeObservability(
     ? createPrometheusMetrics({ ...(usageLog ? { droppedLogLines: () => usageLog.dropped() } : {}), ...(upstreamPools ? { upstreamPools } : {}), ...(cacheTier ? { cacheTier } : {}) })
     : undefined;
   const routes: AdminRoutes | undefined = metrics
-    ? { metricsPath: obs.metrics.path, bearerToken: access.bearerToken, openMetrics: access.openMetrics, metrics: metrics.endpoint, views }
+    ? { metricsPath: obs.metrics.path, bearerToken: access.bearerToken, openMetrics: access.openMetrics, metrics: metrics.endpoint, views, actions }
     : undefined;
 
   const sink = fanOut([usageLog?.sink, metrics?.sink, extraSink], (error) => {
@@ -74,6 +78,7 @@ export function createNodeObservability(
     mainAdmin: routes && !obs.admin.listen ? routes : undefined,
     adminListener: routes && obs.admin.listen ? { routes, host: obs.admin.listen.host, port: obs.admin.listen.port } : undefined,
     usageLog,
+    metricsRegistry: metrics?.registry,
     notes,
     async close() {
       await usageLog?.close();

@@ -1,0 +1,96 @@
+/**
+ * Node-only: the rollout state of a fleet in Redis (`cache.redis`), with its own connection,
+ * failing fast as the cache tier's does (no offline queue, the tier's command timeout): a Redis
+ * that is out makes every call reject, and the runner then freezes every step where it is.
+ *
+ * Keys (p = `<keyPrefix>v1:rollout:`):
+ *   p s:<operation>   hash { v: version, s: state JSON }, written by compare-and-set (PUT_SCRIPT)
+ *   p events          list of event JSON, newest first, trimmed to `rollout.keepEvents`
+ *   p lease           the evaluation lease: a replica's token, SET NX PX, renewed by its holder
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { OperationId } from '../../../catalogue/operations.js';
+import type { RedisTierConfig } from '../../../config/fleet.js';
+import type { RolloutEvent, RolloutState } from '../state.js';
+import type { RolloutStore, StoredState } from '../store.js';
+
+/** KEYS: state. ARGV: expected version ('' when none), state JSON. Returns the new version, or -1 when it moved. */
+const PUT_SCRIPT = `local v = redis.call('HGET', KEYS[1], 'v')
+if (v or '') ~= ARGV[1] then return -1 end
+local next = (tonumber(v) or 0) + 1
+redis.call('HSET', KEYS[1], 'v', next, 's', ARGV[2])
+return next`;
+
+/** KEYS: lease. ARGV: token, ttl ms. 1 while the lease is ours (renewed), 0 when another replica holds it. */
+const LEAD_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+return 0`;
+
+/** KEYS: lease. ARGV: token. Lets the lease go if it is ours (a stopping replica hands over at once). */
+const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+type Scripted = Redis & {
+  rolloutPut(key: string, expected: string, state: string): Promise<number>;
+  rolloutLead(key: string, token: string, ttl: number): Promise<number>;
+  rolloutRelease(key: string, token: string): Promise<number>;
+};
+
+/** Resolves once connected, or after the connect timeout (a Redis out at start: every route stays on legacy until it answers). */
+export async function createRedisStore(config: RedisTierConfig): Promise<RolloutStore> {
+  const redis = new Redis(config.url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: config.commandTimeoutMs,
+    connectTimeout: config.connectTimeoutMs,
+    retryStrategy: () => config.retryMs,
+  }) as Scripted;
+  redis.on('error', () => undefined); // a call that fails freezes the rollout; the runner says so once
+  redis.defineCommand('rolloutPut', { numberOfKeys: 1, lua: PUT_SCRIPT });
+  redis.defineCommand('rolloutLead', { numberOfKeys: 1, lua: LEAD_SCRIPT });
+  redis.defineCommand('rolloutRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+  const p = `${config.keyPrefix}v1:rollout:`;
+  const token = randomUUID();
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, config.connectTimeoutMs);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  return {
+    kind: 'redis',
+    async load(operations) {
+      const read = await Promise.all(operations.map((id) => redis.hmget(`${p}s:${id}`, 'v', 's')));
+      const states = new Map<OperationId, StoredState>();
+      operations.forEach((id, i) => {
+        const [version, json] = read[i] ?? [];
+        if (version && json) states.set(id, { version: Number(version), state: JSON.parse(json) as RolloutState });
+      });
+      return states;
+    },
+    async put(state, expected) {
+      const version = await redis.rolloutPut(`${p}s:${state.operation}`, expected === null ? '' : String(expected), JSON.stringify(state));
+      return version < 0 ? false : version;
+    },
+    async remove(operation) {
+      await redis.del(`${p}s:${operation}`);
+    },
+    async addEvents(events, keep) {
+      if (events.length === 0) return;
+      await redis.multi().lpush(`${p}events`, ...events.map((e) => JSON.stringify(e))).ltrim(`${p}events`, 0, keep - 1).exec();
+    },
+    async events(limit) {
+      const listed = await redis.lrange(`${p}events`, 0, limit - 1);
+      return listed.map((line) => JSON.parse(line) as RolloutEvent).reverse();
+    },
+    async lead(ttlMs) {
+      return (await redis.rolloutLead(`${p}lease`, token, ttlMs)) === 1;
+    },
+    async close() {
+      await redis.rolloutRelease(`${p}lease`, token).catch(() => undefined);
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The one place a route's mode, canary percent and fallback are decided per request: from the
+ * config, or, for an operation with a rollout plan, from its rollout state (the step in force).
+ *
+ * During a rollout fallback is always on (a safe operation whose api2 answer failed is answered
+ * by legacy), and the requests legacy answers in a percentage step are compared with api2 in the
+ * background, as in shadow mode, so that a mapping that starts to differ is seen at every step
+ * below 100 %.
+ */
+import type { OperationId } from '../../catalogue/operations.js';
+import type { GatewayConfig, RouteMode } from '../../config/schema.js';
+import type { Exposure } from './steps.js';
+
+export interface RouteInForce {
+  readonly mode: RouteMode;
+  /** canary: the share of clients sent to api2 (percent). */
+  readonly canaryPercent: number;
+  /** A safe operation's failed api2 answer is answered by legacy. */
+  readonly fallback: boolean;
+  /** The answers legacy gives on this route are compared with api2 in the background (safe operations only). */
+  readonly compare: boolean;
+}
+
+/** What the rollout says a route exposes now; undefined for a route without a plan. Read per request: synchronous. */
+export interface LiveRoutes {
+  route(id: OperationId): Exposure | undefined;
+}
+
+export type RouteLookup = (id: OperationId) => RouteInForce;
+
+const LEGACY: RouteInForce = { mode: 'legacy', canaryPercent: 0, fallback: false, compare: false };
+
+export function routesInForce(config: GatewayConfig, live: LiveRoutes | undefined): RouteLookup {
+  const configured = new Map<string, RouteInForce>();
+  for (const [id, route] of Object.entries(config.routes)) {
+    configured.set(id, { mode: route.mode, canaryPercent: route.canaryPercent ?? 0, fallback: route.fallback, compare: route.mode === 'shadow' });
+  }
+  const planned = new Set(Object.entries(config.routes).flatMap(([id, route]) => (route.rollout ? [id] : [])));
+  if (!live || planned.size === 0) return (id) => configured.get(id) ?? LEGACY;
+  // One object per exposure seen, not one per request.
+  const byExposure = new Map<string, RouteInForce>();
+  return (id) => {
+    const exposure = planned.has(id) ? live.route(id) : undefined;
+    if (!exposure) return configured.get(id) ?? LEGACY;
+    const key = `${exposure.mode}:${exposure.canaryPercent}`;
+    let route = byExposure.get(key);
+    if (!route) {
+      route = { mode: exposure.mode, canaryPercent: exposure.canaryPercent, fallback: true, compare: exposure.mode === 'shadow' || exposure.mode === 'canary' };
+      byExposure.set(key, route);
+    }
+    return route;
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * Steps and positions: what a step exposes (the route's mode and canary percent), how steps
+ * compare, and what a changed plan does to a running rollout.
+ *
+ * DECISION (a changed plan): the config file stays the source of the plan. When a plan's steps
+ * are unchanged (only times, samples, gates or the failure action changed), the rollout goes on
+ * where it is, under the new gates, its step's evidence kept. When the steps changed, the route
+ * goes to the highest step of the new plan that exposes no more than where it was (never more
+ * than before: a file change never promotes), and that step starts again (fresh evidence). A
+ * removed plan ends the rollout: the route takes its configured mode again.
+ */
+import type { OperationId } from '../../catalogue/operations.js';
+import type { RolloutPlan, RolloutStep } from '../../config/rollout.js';
+import type { RouteMode } from '../../config/schema.js';
+import type { Position, RolloutEvent, RolloutState } from './state.js';
+
+export interface Exposure {
+  readonly mode: RouteMode;
+  readonly canaryPercent: number;
+}
+
+export function exposureOf(at: Position): Exposure {
+  if (at === 'legacy') return { mode: 'legacy', canaryPercent: 0 };
+  if (at === 'shadow') return { mode: 'shadow', canaryPercent: 0 };
+  return at >= 100 ? { mode: 'api2', canaryPercent: 100 } : { mode: 'canary', canaryPercent: at };
+}
+
+/** How much a position exposes clients to api2: legacy < shadow < any percent. */
+export function exposureRank(at: Position): number {
+  if (at === 'legacy') return -2;
+  if (at === 'shadow') return -1;
+  return at;
+}
+
+export function positionLabel(at: Position): string {
+  return typeof at === 'number' ? `${at} %` : at;
+}
+
+export function positionOf(plan: RolloutPlan, step: number): Position {
+  return step < 0 ? 'legacy' : (plan.steps[step] as RolloutStep);
+}
+
+/** A short fingerprint of a plan (FNV-1a over its JSON), to notice that the file changed it. */
+export function planHash(plan: RolloutPlan): string {
+  return fnv(JSON.stringify(plan));
+}
+
+function stepsHash(plan: RolloutPlan): string {
+  return fnv(JSON.stringify(plan.steps));
+}
+
+function fnv(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** A plan's hash is `<steps>-<whole>`: the first half tells a change of steps from a change of gates. */
+export function planKey(plan: RolloutPlan): string {
+  return `${stepsHash(plan)}-${planHash(plan)}`;
+}
+
+/** The first state of a plan: its first step, or waiting on legacy (a write whose reads have not finished). */
+export function initialState(operation: OperationId, plan: RolloutPlan, now: number, readsDone: boolean): RolloutState {
+  if (!readsDone) return { operation, step: -1, at: 'legacy', status: 'waiting', since: now, plan: planKey(plan), reason: 'waiting for the reads of its resource to finish their rollout' };
+  return { operation, step: 0, at: positionOf(plan, 0), status: 'running', since: now, plan: planKey(plan), reason: 'plan started' };
+}
+
+/** The state under a plan that differs from the one it was decided under (the rule is in the header of this module). */
+export function replan(state: RolloutState, plan: RolloutPlan, now: number): { state: RolloutState; event: RolloutEvent | null } {
+  const key = planKey(plan);
+  if (state.plan === key) return { state, event: null };
+  const sameSteps = state.plan.split('-')[0] === key.split('-')[0];
+  let next: RolloutState;
+  if (sameSteps || state.step < 0) {
+    next = { ...state, plan: key, reason: sameSteps ? 'plan changed (same steps): goes on under the new gates' : 'plan changed while on legacy' };
+  } else {
+    let step = -1;
+    plan.steps.forEach((candidate, index) => {
+      if (exposureRank(candidate) <= exposureRank(state.at)) step = index;
+    });
+    next = { ...state, step, at: positionOf(plan, step), since: now, plan: key, reason: `plan changed: steps now ${plan.steps.map(positionLabel).join(' → ')}` };
+    if (step < 0 && state.status === 'running') next = { ...next, status: 'rolled-back', reason: `${next.reason}; none exposes as little as ${positionLabel(state.at)}` };
+  }
+  const event: RolloutEvent = {
+    time: new Date(now).toISOString(),
+    operation: state.operation,
+    kind: 'plan-changed',
+    from: state.at,
+    to: next.at,
+    status: next.status,
+    by: 'config',
+    reason: next.reason,
+  };
+  return { state: next, event };
+}

@@ -1,0 +1,69 @@
+/**
+ * Where rollout states and events are kept. Per process: in memory (lost at restart), or in a
+ * state file (node/file-store.ts). A fleet: in Redis (node/redis-store.ts), where one replica at
+ * a time holds the evaluation lease. Every write is a compare-and-set on the state's version, so
+ * an operator's action and the controller's move never overwrite each other.
+ */
+import type { OperationId } from '../../catalogue/operations.js';
+import type { RolloutEvent, RolloutState } from './state.js';
+
+export interface StoredState {
+  readonly state: RolloutState;
+  /** +1 per write. */
+  readonly version: number;
+}
+
+export interface RolloutStore {
+  /** memory: this process, lost at restart; file: this process, kept; redis: the fleet's. */
+  readonly kind: 'memory' | 'file' | 'redis';
+  /** The stored states of these operations. Rejects when the store is out. */
+  load(operations: readonly OperationId[]): Promise<Map<OperationId, StoredState>>;
+  /** Stores `state` if the stored version is still `expected` (null: none stored): its new version, or false when it moved. */
+  put(state: RolloutState, expected: number | null): Promise<number | false>;
+  remove(operation: OperationId): Promise<void>;
+  /** Appends events, keeping the last `keep`. */
+  addEvents(events: readonly RolloutEvent[], keep: number): Promise<void>;
+  /** The last `limit` events, oldest first. */
+  events(limit: number): Promise<RolloutEvent[]>;
+  /** True while this process may evaluate (per process: always; Redis: the lease, taken or renewed for `ttlMs`). */
+  lead(ttlMs: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The states and events of one process, in memory; `persist` is told after each change (the state file). */
+export function createMemoryStore(initial?: { states: Record<string, StoredState>; events: RolloutEvent[] }, persist?: (snapshot: { states: Record<string, StoredState>; events: RolloutEvent[] }) => Promise<void>): RolloutStore {
+  const states = new Map<OperationId, StoredState>(Object.entries(initial?.states ?? {}) as Array<[OperationId, StoredState]>);
+  let events: RolloutEvent[] = [...(initial?.events ?? [])];
+  const save = async (): Promise<void> => {
+    await persist?.({ states: Object.fromEntries(states), events });
+  };
+  return {
+    kind: persist ? 'file' : 'memory',
+    async load(operations) {
+      return new Map(operations.flatMap((id) => {
+        const stored = states.get(id);
+        return stored ? [[id, stored] as const] : [];
+      }));
+    },
+    async put(state, expected) {
+      const current = states.get(state.operation);
+      if ((current?.version ?? null) !== expected) return false;
+      const version = (current?.version ?? 0) + 1;
+      states.set(state.operation, { state, version });
+      await save();
+      return version;
+    },
+    async remove(operation) {
+      if (states.delete(operation)) await save();
+    },
+    async addEvents(added, keep) {
+      events = [...events, ...added].slice(-keep);
+      await save();
+    },
+    async events(limit) {
+      return events.slice(-limit);
+    },
+    lead: async () => true,
+    close: async () => undefined,
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Two replicas over a real redis-server share one rollout: one of them at a time evaluates (the
+ * lease), from the fleet's counters, and both serve the step it decided. Each move is decided
+ * once for the fleet. api2 starting to fail sends the route back on both, with no client
+ * answered a 5xx; a dead Redis freezes the step (nothing moves, clients still answered); a
+ * replica that starts later picks the stored state up.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startLegacySandbox } from '../src/sandbox/start.js';
+import { startApi2Front } from './support/api2-front.js';
+import { redisOverrides, waitReady } from './support/fleet.js';
+import { startTestGateway } from './support/gateway.js';
+import { startTestRedis } from './support/redis-server.js';
+import { positionOf, rolloutConfig, snapshot, traffic, until } from './support/rollout.js';
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanup.length > 0) await cleanup.pop()?.();
+});
+
+describe('a rollout over two replicas and one Redis', () => {
+  it('moves once for the fleet, serves one step on both, goes back on failure and freezes while Redis is dead', async () => {
+    const redis = await startTestRedis();
+    cleanup.push(() => redis.close());
+    const legacy = await startLegacySandbox();
+    cleanup.push(() => legacy.close());
+    const front = await startApi2Front();
+    cleanup.push(() => front.close());
+    const config = rolloutConfig(front, legacy.origin, { ...redisOverrides(redis, { required: false }), traffic: { breakers: { api2: { failureThreshold: 1000 } } } });
+    const a = await startTestGateway(legacy.origin, config);
+    cleanup.push(() => a.close());
+    const b = await startTestGateway(legacy.origin, config);
+    cleanup.push(() => b.close());
+    await Promise.all([waitReady(a), waitReady(b)]);
+    const load = traffic([a, b]);
+    cleanup.push(() => load.stop());
+
+    await until('25 % on both', () => positionOf(a) === 25 && positionOf(b) === 25);
+    const leaders = [snapshot(a).leader, snapshot(b).leader];
+    expect(leaders.filter(Boolean)).toHaveLength(1);
+    expect(snapshot(a).store).toBe('redis');
+    // The fleet's events (the lease holder writes the state, then the events): each promotion decided once.
+    await until('the promotions shown', () => snapshot(a).events.filter((e) => e.kind === 'promote').length >= 2);
+    const events = snapshot(a).events.filter((e) => e.kind === 'promote').map((e) => `${e.from}→${e.to}`);
+    expect(events).toEqual(['shadow→5', '5→25']);
+
+    front.mode = 'status-5xx';
+    await until('back from 25 % on both', () => positionOf(a) !== 25 && positionOf(b) !== 25);
+    front.mode = 'pass';
+    // The lease holder writes the state, then the events: a replica may read them a period later.
+    await until('the failed gate shown on both', () => [a, b].every((g) => snapshot(g).events.some((e) => e.kind === 'gate-failed')));
+    const failed = snapshot(b).events.find((e) => e.kind === 'gate-failed');
+    expect(failed?.gates?.some((g) => (g.gate === 'errorRate' || g.gate === 'shadowAgreement') && g.outcome === 'fail'), JSON.stringify(failed)).toBe(true);
+
+    // A third replica started now follows the stored state at once.
+    const c = await startTestGateway(legacy.origin, config);
+    cleanup.push(() => c.close());
+    expect(positionOf(c)).toBeDefined();
+    expect(['shadow', 5]).toContain(positionOf(c));
+    await until('the third replica serves the fleet\'s step', () => positionOf(c) === positionOf(a));
+
+    await redis.kill();
+    const frozenAt = positionOf(a);
+    front.mode = 'status-5xx';
+    await until('frozen', () => snapshot(a).frozen !== null && snapshot(b).frozen !== null);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(positionOf(a)).toBe(frozenAt);
+    expect(positionOf(b)).toBe(frozenAt);
+    await load.stop();
+    expect(load.statuses.filter((s) => s >= 500 || s === 0)).toEqual([]);
+  }, 90_000);
+});

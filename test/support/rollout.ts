@@ -1,0 +1,81 @@
+/**
+ * Rollout tests' rig pieces: the plan with short steps, the config around an api2 front, a steady
+ * stream of searches from the six clients the sandbox knows, and waiting for a step.
+ */
+import type { RolloutPlanInput } from '../../src/config/rollout.js';
+import type { GatewayConfigInput } from '../../src/config/schema.js';
+import type { RolloutSnapshot } from '../../src/migration/rollout/runner.js';
+import type { Position } from '../../src/migration/rollout/state.js';
+import { PLACEHOLDER_PHOTO_URL } from '../../src/sandbox/dataset.js';
+import type { Api2Front } from './api2-front.js';
+import type { TestGateway } from './gateway.js';
+import { basic, send } from './http.js';
+
+export const EVALUATION_MS = 200;
+export const TOKEN = 'rollout-test-admin-token-0123456789';
+/** Canary buckets of the six clients: paid/anonymous 242, free/alice 2298, paid/alice 2987: 5 % holds one, 25 % three... */
+export const PLAN: RolloutPlanInput = {
+  steps: ['shadow', 5, 25, 100],
+  minStepMs: 300,
+  minSamples: 8,
+  failSamples: 3,
+  gates: { shadowAgreement: { min: 0.9, minComparisons: 8 }, errorRate: { maxExcess: 0.05 }, latencyP95: { maxRatio: 3, graceMs: 150 } },
+};
+
+export function rolloutConfig(front: Api2Front, legacyOrigin: string, extra: Partial<GatewayConfigInput> = {}): Partial<GatewayConfigInput> {
+  return {
+    upstreams: { legacy: { baseUrl: legacyOrigin }, api2: { baseUrl: front.origin, caFile: front.caFile } },
+    api2: { noPhotoImageUrl: PLACEHOLDER_PHOTO_URL },
+    cache: { enabled: false },
+    routes: { 'recipes.search': { rollout: PLAN } },
+    rollout: { evaluationMs: EVALUATION_MS },
+    observability: { admin: { bearerToken: TOKEN } },
+    ...extra,
+  };
+}
+
+const CLIENTS = ['sandbox-free-key', 'sandbox-paid-key'].flatMap((key) => [undefined, 'alice', 'bob'].map((user) => ({ key, user })));
+const WORDS = ['soup', 'chicken', 'salad', 'cake', 'bread', 'pasta'];
+
+/** Searches from the six clients, `loops` at a time, over every gateway given, until stopped; keeps every status. */
+export function traffic(gateways: readonly TestGateway[], loops = 3): { statuses: number[]; stop(): Promise<void> } {
+  const statuses: number[] = [];
+  let running = true;
+  let n = 0;
+  const loop = async (): Promise<void> => {
+    while (running) {
+      const i = n++;
+      const client = CLIENTS[i % CLIENTS.length] ?? CLIENTS[0];
+      const gateway = gateways[i % gateways.length] as TestGateway;
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (client?.user) headers['authorization'] = basic(client.user, `${client.user}-pass`);
+      const res = await send(gateway.origin, { target: `/recipes?title_kw=${WORDS[i % WORDS.length]}&rpp=5&api_key=${client?.key}`, headers }).catch(() => ({ status: 0 }));
+      statuses.push(res.status);
+    }
+  };
+  const all = Array.from({ length: loops }, loop);
+  return {
+    statuses,
+    async stop() {
+      running = false;
+      await Promise.all(all);
+    },
+  };
+}
+
+export function snapshot(gateway: TestGateway): RolloutSnapshot {
+  const found = gateway.running.rollout();
+  if (!found) throw new Error('no rollout runs');
+  return found;
+}
+
+export const positionOf = (gateway: TestGateway): Position | undefined => snapshot(gateway).operations[0]?.state?.at;
+
+export async function until(what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not in time: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
