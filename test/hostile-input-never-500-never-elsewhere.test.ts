@@ -142,7 +142,7 @@ const authorizationArb = fc.oneof(
   { weight: 1, arbitrary: fc.string({ maxLength: 30 }).map(utf8AsLatin1) },
 );
 
-const HOP_TARGETS = ['accept', 'authorization', 'content-type', 'host', 'x-forwarded-for', 'x-forwarded-host', 'cache-control', 'if-none-match', 'accept-encoding', 'keep-alive', 'x-request-id', 'close'];
+const HOP_TARGETS = ['accept', 'authorization', 'content-type', 'host', 'x-forwarded-for', 'x-forwarded-host', 'cache-control', 'if-none-match', 'accept-encoding', 'keep-alive', 'x-request-id', 'traceparent', 'tracestate', 'user-agent', 'close'];
 
 const headersArb = fc
   .record(
@@ -161,6 +161,10 @@ const headersArb = fc
       upgrade: fc.constantFrom('websocket', 'h2c'),
       'proxy-authorization': fc.constantFrom('Basic eDp5'),
       host: fc.constantFrom('api.bigoven.com', 'evil.example', '127.0.0.1:1', 'localhost'),
+      'x-request-id': fc.constantFrom('client-id-1', 'id with spaces', ''),
+      traceparent: fc.constantFrom('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', '00-zz-bad-01'),
+      tracestate: fc.constantFrom('vendor=abc', 'x=1,y=2'),
+      'user-agent': fc.constantFrom('bigoven-client/1.0', 'Mozilla/5.0'),
       'x-unicode': fc.string({ maxLength: 20, unit: 'grapheme' }).map(utf8AsLatin1),
     },
     { requiredKeys: [] },
@@ -321,8 +325,10 @@ const requestArb: fc.Arbitrary<Generated> = fc.oneof({ weight: 1, arbitrary: cha
 
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host'];
 // eslint-disable-next-line no-control-regex
-/** Headers the gateway sets itself on a legacy call: X-Forwarded-*, Accept, Accept-Encoding (render-legacy.ts) and its own X-Request-Id (the request's trail, src/observability/trace-context.ts). */
-const GATEWAY_RENDERED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'accept', 'accept-encoding', 'x-request-id'];
+// The gateway's own trail goes on every upstream call (src/observability/trace-context.ts): its
+// request id and a traceparent with a span id of its own. A client header named in Connection is
+// read from the end-to-end view only, so such a header never lends the trail its value.
+const GATEWAY_RENDERED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'accept', 'accept-encoding', 'x-request-id', 'traceparent'];
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 let apps: { legacy: ReturnType<typeof gatewayApp>; api2: ReturnType<typeof gatewayApp> };
@@ -388,6 +394,10 @@ async function check(g: Generated): Promise<void> {
       // The gateway sets GATEWAY_RENDERED itself: those are never the client's copy, whatever its
       // Connection header names.
       if (call.upstream === 'legacy') expect(named.has(name) && !GATEWAY_RENDERED.includes(name), `${name} named in Connection forwarded`).toBe(false);
+      const clientValue = g.headers[name];
+      if (call.upstream === 'legacy' && (name === 'x-request-id' || name === 'traceparent') && named.has(name) && clientValue !== undefined && clientValue.trim() !== '') {
+        expect(call.headers[name], `the client's ${name}, named in Connection, lent its value`).not.toBe(clientValue.trim());
+      }
       expect(CONTROL.test(call.headers[name] ?? ''), `control characters in ${name}`).toBe(false);
     }
     if (call.upstream === 'legacy') {
