@@ -1,5 +1,6 @@
 /**
- * `npm run capabilities`: prints the capability matrix generated from the mapping modules.
+ * `npm run capabilities`: prints the capability matrix generated from the catalogue entries' api2
+ * mappings and legacy-only reasons.
  * `npm run capabilities -- --write`: rewrites every generated part of docs/ (as `npm run docs -- --write`),
  * the matrix in docs/operations.md among them.
  */
