@@ -10,12 +10,11 @@
  * Bounded: the typecheck runs beside the docs and the tests (about a minute on a loaded machine;
  * each child is killed after its time limit).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyRepository, walkthroughBlocks } from './support/repo-copy.js';
 import { runNode } from './support/run-script.js';
 import type { ScriptRun } from './support/run-script.js';
 
@@ -36,13 +35,6 @@ const CATALOGUE_TESTS = [
 ];
 const LIMIT_MS = 240_000;
 
-/** The ```ts walkthrough=NAME blocks of the page, by name. */
-function walkthroughBlocks(text: string): Map<string, string> {
-  const blocks = new Map<string, string>();
-  for (const found of text.matchAll(/^```ts walkthrough=(\w+)\n([\s\S]*?)^```$/gm)) blocks.set(found[1] ?? '', found[2] ?? '');
-  return blocks;
-}
-
 function insertBefore(text: string, anchor: string, block: string, file: string): string {
   const at = text.lastIndexOf(anchor);
   if (at === -1) throw new Error(`${file} no longer has the line the walk-through inserts before: ${anchor} (update ${DOC} and this test)`);
@@ -57,15 +49,9 @@ let tests: ScriptRun;
 
 beforeAll(async () => {
   const blocks = walkthroughBlocks(await readFile(DOC, 'utf8'));
-  copy = await mkdtemp(join(tmpdir(), 'walkthrough-'));
-  tracked = execFileSync('git', ['ls-files', '-z'], { encoding: 'utf8' }).split('\0').filter((file) => file !== '' && existsSync(file));
-  await Promise.all(
-    tracked.map(async (file) => {
-      await mkdir(dirname(join(copy, file)), { recursive: true });
-      await copyFile(file, join(copy, file));
-    }),
-  );
-  await symlink(await realpath('node_modules'), join(copy, 'node_modules'));
+  const repository = await copyRepository('walkthrough-');
+  copy = repository.dir;
+  tracked = [...repository.tracked];
 
   for (const [name, { file, before }] of Object.entries(EDITS)) {
     const block = blocks.get(name);
