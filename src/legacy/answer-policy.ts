@@ -12,7 +12,8 @@
  *   (list, weak comparison, `*`) gives 304 with ETag, Cache-Control and Vary, no body.
  * - Bodies of at least 1024 bytes are gzip-compressed when the client accepts gzip (by name or
  *   `*`, weight above 0: src/request/encoding.ts); they carry `Vary: Accept, Accept-Encoding`,
- *   smaller ones `Vary: Accept` (JSON or XML is chosen by Accept).
+ *   smaller ones `Vary: Accept` (JSON or XML is chosen by Accept). Content-Length is the length
+ *   of the bytes sent (on HEAD, of those a GET would send).
  */
 import type { LegacyCacheControl } from '../catalogue/entry.js';
 import type { ContentCoding } from '../request/encoding.js';
@@ -43,7 +44,7 @@ export interface Delivery {
   readonly coding: ContentCoding;
 }
 
-/** Status, headers (lower-case names; no Content-Length: the bytes say it) and the bytes to send. */
+/** Status, headers (lower-case names) and the bytes to send. */
 export interface Delivered {
   readonly status: number;
   readonly headers: Record<string, string>;
@@ -62,9 +63,14 @@ export async function deliver(answer: LegacyBody, delivery: Delivery): Promise<D
     if (delivery.ifNoneMatch !== undefined && etagMatches(delivery.ifNoneMatch, etag)) return { status: 304, headers, body: null };
   }
   headers['content-type'] = answer.contentType ?? 'text/plain; charset=utf-8';
-  if (!large || delivery.coding !== 'gzip') return { status: answer.status, headers, body: answer.body };
-  headers['content-encoding'] = 'gzip';
-  return { status: answer.status, headers, body: await gzip(answer.body) };
+  let body = answer.body;
+  if (large && delivery.coding === 'gzip') {
+    headers['content-encoding'] = 'gzip';
+    body = await gzip(body);
+  }
+  // Also on HEAD, which sends no body: the length the GET's body has.
+  headers['content-length'] = String(body.byteLength);
+  return { status: answer.status, headers, body };
 }
 
 /** FNV-1a (32 bit) of the bytes, with their length: `W/"<len hex>-<hash hex>"`. */

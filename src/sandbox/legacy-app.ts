@@ -13,8 +13,7 @@
  * - 404 and 405 use ASP.NET Web API's messages; 405 carries `Allow` (HEAD listed with GET).
  * - Unexpected exceptions: 500 "An error has occurred." (ASP.NET's wording), never a stack trace.
  * - The HTTP details (Cache-Control, ETag/304, gzip, Vary) are the legacy answer policy
- *   (src/legacy/answer-policy.ts), which the gateway's api2 mode applies too. Content-Length is
- *   always the length of the bytes sent.
+ *   (src/legacy/answer-policy.ts), which the gateway's api2 mode applies too.
  */
 import { Hono } from 'hono';
 import type { HonoRequest } from 'hono';
@@ -206,6 +205,5 @@ async function finish(answer: Answer, req: RequestView): Promise<Response> {
   );
   const headers = delivered.headers;
   if (answer.allow) headers['allow'] = answer.allow;
-  if (delivered.body !== null) headers['content-length'] = String(delivered.body.byteLength);
   return new Response(delivered.body, { status: delivered.status, headers });
 }
