@@ -1,6 +1,7 @@
 /**
- * The operation catalogue: every operation of the legacy document (part 4), as data, one entry
- * each (src/catalogue/entries/, one module per resource; the shape is src/catalogue/entry.ts).
+ * The operation catalogue: every operation the gateway recognises (the legacy document's, part 4,
+ * and any added since), as data, one entry each (src/catalogue/entries/, one module per resource;
+ * the shape is src/catalogue/entry.ts).
  *
  * An entry is the only source of its operation's facts: routes and forms, parameters, success
  * answer, credentials, cache and invalidation, its api2 mapping or why it has none, and what the
