@@ -16,10 +16,10 @@ import type { OperationId } from '../catalogue/operations.js';
 import type { RequestRecord } from '../gateway/request-record.js';
 import type { BreakerState } from '../traffic/breaker.js';
 import type { ShadowRecord } from '../traffic/shadow.js';
-import { breakerOpensOf, merge, operationsOf, tallyBreakerOpen, tallyRequest, tallyShadow } from './live-tally.js';
-import type { OperationCounts, Tally } from './live-tally.js';
+import { breakerOpensOf, clientsOf, merge, operationsOf, tallyBreakerOpen, tallyRequest, tallyShadow } from './live-tally.js';
+import type { ClientBlockers, OperationCounts, Tally } from './live-tally.js';
 
-export type { OperationCounts, ShadowCounts, Side, SideCounts } from './live-tally.js';
+export type { ClientBlockers, OperationCounts, ShadowCounts, Side, SideCounts } from './live-tally.js';
 
 export type Scope = 'fleet' | 'replica';
 
@@ -36,6 +36,8 @@ export interface LiveWindow {
   readonly api2BreakerOpens: number;
   /** This replica's api2 breaker now (closed when there is none). */
   readonly api2BreakerState: BreakerState;
+  /** Clients (by keyed hash: only with the usage log on) and what holds them back, the most held back first. */
+  readonly clients: readonly ClientBlockers[];
 }
 
 export interface LiveCounters {
@@ -128,6 +130,7 @@ export function createLiveCounters(options: LiveCounterOptions = {}): LiveCounte
     operations: operationsOf(sum),
     api2BreakerOpens: breakerOpensOf(sum, API2),
     api2BreakerState: api2Breaker,
+    clients: clientsOf(sum),
   });
 
   return {

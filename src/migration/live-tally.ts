@@ -5,12 +5,14 @@
  *
  * Fields: `<operation>:<side>:n` (answers by that side), `:4xx`, `:5xx`, `:lat:<i>` (latency in the
  * i-th fixed bucket), `<operation>:fallback`, `<operation>:shadow:<agreed|differed|skipped>`,
- * `breaker:<upstream>:open`.
+ * `breaker:<upstream>:open`, `client:<hash>:<blocker kind>` (requests of a client held back by it).
  */
 import { OPERATION_IDS } from '../catalogue/operations.js';
 import type { OperationId } from '../catalogue/operations.js';
 import type { RequestRecord } from '../gateway/request-record.js';
 import type { ShadowRecord } from '../traffic/shadow.js';
+import { blockerKinds } from './blockers.js';
+import type { BlockerKind } from './blockers.js';
 import { LATENCY_BUCKETS, bucketQuantile, latencyIndex } from './latency-buckets.js';
 
 export type Side = 'legacy' | 'api2';
@@ -65,6 +67,9 @@ const isOperation = (value: unknown): value is OperationId => typeof value === '
 /** What a request record adds: only catalogued requests answered by a side (not the gateway's own refusals). */
 export function tallyRequest(tally: Tally, record: RequestRecord): void {
   const { operation, mode, status } = record;
+  if (record.client !== undefined && operation !== null && mode !== undefined) {
+    for (const kind of blockerKinds({ operation, mode, form: record.form, versionPrefix: record.versionPrefix, insecure: record.insecure })) add(tally, `client:${record.client}:${kind}`);
+  }
   if (!isOperation(operation) || mode === undefined) return;
   const prefix = `${operation}:${mode}`;
   add(tally, `${prefix}:n`);
@@ -110,4 +115,28 @@ export function operationsOf(tally: ReadonlyMap<string, number>): ReadonlyMap<Op
 
 export function breakerOpensOf(tally: ReadonlyMap<string, number>, upstream: string): number {
   return tally.get(`breaker:${upstream}:open`) ?? 0;
+}
+
+export interface ClientBlockers {
+  /** The client's keyed hash (present only with the usage log on). */
+  readonly client: string;
+  /** Requests held back per blocker kind, most first. */
+  readonly blockers: ReadonlyArray<{ readonly kind: BlockerKind; readonly requests: number }>;
+}
+
+/** Clients with their blockers, the most held back first. */
+export function clientsOf(tally: ReadonlyMap<string, number>): ClientBlockers[] {
+  const clients = new Map<string, Array<{ kind: BlockerKind; requests: number }>>();
+  for (const [field, requests] of tally) {
+    if (!field.startsWith('client:')) continue;
+    const [, client, kind] = field.split(':');
+    if (client === undefined || kind === undefined) continue;
+    let list = clients.get(client);
+    if (!list) clients.set(client, (list = []));
+    list.push({ kind: kind as BlockerKind, requests });
+  }
+  const total = (list: ReadonlyArray<{ requests: number }>) => list.reduce((sum, b) => sum + b.requests, 0);
+  return [...clients]
+    .map(([client, blockers]) => ({ client, blockers: blockers.sort((a, b) => b.requests - a.requests || a.kind.localeCompare(b.kind)) }))
+    .sort((a, b) => total(b.blockers) - total(a.blockers) || a.client.localeCompare(b.client));
 }

@@ -12,6 +12,7 @@ import { getRequestListener } from '@hono/node-server';
 import type { GatewayConfig } from '../config/schema.js';
 import type { RecordSink } from '../gateway/request-record.js';
 import type { ShadowRecord } from '../traffic/shadow.js';
+import { consoleView } from '../migration/console-page.js';
 import { createLiveCounters } from '../migration/live-counters.js';
 import type { LiveCounters } from '../migration/live-counters.js';
 import { createAdminApp } from '../observability/admin-routes.js';
@@ -112,6 +113,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       { path: '/admin/config', render: () => (generations ? configView(generations.active) : {}) },
       { path: '/admin/traffic', render: () => (generations ? trafficView(generations.active) : {}) },
       rolloutRoutes.view,
+      consoleView(live, () => generations?.active),
     ],
     // The pools of the config in force (a retired generation's pools drain and close on their own).
     () => (generations?.active.upstreams ?? []).flatMap((upstream) => (upstream.stats ? [{ name: upstream.name, stats: upstream.stats() }] : [])),

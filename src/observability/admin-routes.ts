@@ -13,9 +13,11 @@ export interface MetricsEndpoint {
   render(): Promise<{ readonly contentType: string; readonly body: string }>;
 }
 
-/** Another admin view: a JSON document at a path (for example live traffic state). */
+/** Another admin view: a JSON document at a path (for example live traffic state), or an HTML page (the live console). */
 export interface AdminView {
   readonly path: string;
+  /** `html`: `render` gives the page (a string or a promise of one); JSON otherwise. */
+  readonly type?: 'json' | 'html';
   render(): unknown;
 }
 
@@ -72,7 +74,8 @@ function routeAdminViews(app: Hono<any>, admin: AdminRoutes): void {
     return new Response(body, { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store' } });
   });
   for (const view of admin.views ?? []) {
-    app.get(view.path, (c) => c.json(view.render() as object, 200, { 'cache-control': 'no-store' }));
+    if (view.type === 'html') app.get(view.path, async (c) => c.html(String(await view.render()), 200, { 'cache-control': 'no-store' }));
+    else app.get(view.path, (c) => c.json(view.render() as object, 200, { 'cache-control': 'no-store' }));
   }
   for (const action of admin.actions ?? []) {
     app.post(action.path, async (c) => {
@@ -98,5 +101,8 @@ export function createAdminApp(admin: AdminRoutes): Hono {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.use('*', adminGuard(admin));
   routeAdminViews(app, admin);
+  // The admin listener's root shows the first page among the views (the live console).
+  const page = admin.views?.find((view) => view.type === 'html');
+  if (page) app.get('/', (c) => c.redirect(page.path, 302));
   return app;
 }

@@ -19,6 +19,8 @@ export interface TestGateway {
   readonly live: LiveCounters;
   /** The running gateway itself (reload, rollout, events). */
   readonly running: RunningGateway;
+  /** The admin listener, when `observability.admin.listen` is set. */
+  readonly adminOrigin: string | undefined;
   close(): Promise<void>;
 }
 
@@ -37,5 +39,5 @@ export async function startTestGateway(legacyOrigin: string, overrides: Partial<
     onRecord: (record) => records.push({ ...record }),
     onShadow: (record) => shadows.push(record),
   });
-  return { origin: gateway.httpOrigin, httpsOrigin: gateway.httpsOrigin, records, shadows, live: gateway.live, running: gateway, close: () => gateway.close() };
+  return { origin: gateway.httpOrigin, httpsOrigin: gateway.httpsOrigin, records, shadows, live: gateway.live, running: gateway, adminOrigin: gateway.adminOrigin, close: () => gateway.close() };
 }
