@@ -1,6 +1,7 @@
 /**
  * `workers: 2` (src/node/cluster.ts): `npm start` as a real child process runs two node:cluster
- * workers that answer as one gateway. Both share the listener, each keeps its own cache, their
+ * workers that answer as one gateway. Both share the listener, each keeps its own cache (a write
+ * answered through one is seen through the other), their
  * lines go to one usage log (whole JSON lines), the admin listener sums both workers' metrics,
  * a reload (SIGHUP) reaches both, and SIGTERM drains both and exits 0 with no worker left.
  */
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { workerCount } from '../src/node/cluster.js';
-import { send } from './support/http.js';
+import { basic, send } from './support/http.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import type { RecordingUpstream } from './support/recording-upstream.js';
 import { waitFor } from './reliability-support.js';
@@ -131,6 +132,45 @@ describe('workers: 2', () => {
     const lines = requestLines(await readFile(logFile, 'utf8'));
     expect(lines).toHaveLength(20);
     expect(new Set(lines.map((l) => l['requestId'])).size).toBe(20);
+  });
+
+  it('a write answered through one worker is seen through every worker (no redis)', { timeout: 240_000 }, async () => {
+    const state = { reviews: 0 };
+    const counting = await startRecordingUpstream((req, res) => {
+      if (req.method === 'POST') state.reviews += 1;
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(req.method === 'POST' ? '{"ReviewID":1}' : JSON.stringify({ ResultCount: state.reviews, Results: [], SpellSuggest: null }));
+    });
+    try {
+      const file = join(dir, 'writes.json');
+      await writeFile(file, JSON.stringify(configFor(counting.origin, join(dir, 'writes.log'), true)));
+      const gateway = await startMain(file);
+      const count = async () => ((await search(gateway.origin, 'soup')).json() as { ResultCount: number }).ResultCount;
+      // Both workers hold the page.
+      expect([await count(), await count()]).toEqual([0, 0]);
+      const stale: string[] = [];
+      for (let i = 1; i <= 20; i += 1) {
+        const written = await send(gateway.origin, {
+          method: 'POST',
+          target: '/reviews?api_key=cluster-key',
+          headers: { accept: 'application/json', authorization: basic('alice', 'alice-pass'), 'content-type': 'application/json' },
+          body: JSON.stringify({ rid: 7, rating: 5, makeagain: 'yes', message: 'Again', totaltime: 20, activetime: 5 }),
+        });
+        expect(written.status).toBe(200);
+        // Each read on a connection of its own: the workers answer in turn.
+        for (let read = 0; read < 4; read += 1) {
+          const seen = await count();
+          if (seen !== i) stale.push(`write ${i}, read ${read}: ${seen}`);
+        }
+      }
+      expect(stale).toEqual([]);
+      // Still cached between writes: each worker fetched the page about once per write.
+      expect(counting.requests.filter((r) => r.method === 'GET').length).toBeLessThanOrEqual(2 + 20 * 2);
+      gateway.child.kill('SIGTERM');
+      expect(await gateway.exited).toBe(0);
+    } finally {
+      await counting.close();
+    }
   });
 
   it('SIGTERM drains the requests in flight on every worker, then exits 0 with no worker left', { timeout: 240_000 }, async () => {

@@ -4,13 +4,15 @@
  * the environment, so its secrets never sit in /proc/<pid>/environ.
  */
 import type { GatewayConfig } from '../config/schema.js';
+import type { PageDropMessage } from './fleet/page-drop-messages.js';
 import type { ReloadOutcome } from './generations.js';
 
 export type ToWorker =
   | { readonly type: 'gateway:start'; readonly config: GatewayConfig }
   | { readonly type: 'gateway:reload'; readonly id: number; readonly config: GatewayConfig }
   /** Stop accepting, drain for up to `deadlineMs`, exit 0. A second one can only bring the deadline closer. */
-  | { readonly type: 'gateway:drain'; readonly deadlineMs: number };
+  | { readonly type: 'gateway:drain'; readonly deadlineMs: number }
+  | PageDropMessage;
 
 export type FromWorker =
   /** The worker listens for messages now (what the primary sends before that is lost). */
@@ -20,7 +22,8 @@ export type FromWorker =
   | { readonly type: 'gateway:reloaded'; readonly id: number; readonly outcome: ReloadOutcome }
   | { readonly type: 'gateway:reload-failed'; readonly id: number; readonly message: string }
   /** Sent once drained, just before the worker exits. */
-  | { readonly type: 'gateway:drained'; readonly drained: boolean; readonly cut: number; readonly ms: number };
+  | { readonly type: 'gateway:drained'; readonly drained: boolean; readonly cut: number; readonly ms: number }
+  | PageDropMessage;
 
 export function isFromWorker(message: unknown): message is FromWorker {
   return typeof message === 'object' && message !== null && String((message as { type?: unknown }).type).startsWith('gateway:');

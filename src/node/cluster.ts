@@ -29,6 +29,7 @@ import { instanceId, originSource } from '../observability/node/origin.js';
 import { configHash } from './config-hash.js';
 import type { FromWorker, ToWorker } from './cluster-messages.js';
 import { isFromWorker } from './cluster-messages.js';
+import { createPageDropRelay } from './fleet/page-drop-relay.js';
 import type { ReloadOutcome } from './generations.js';
 import { relayLines } from './log-relay.js';
 import type { DrainOutcome, RunningGateway } from './server.js';
@@ -60,6 +61,7 @@ export async function startCluster(config: GatewayConfig, count: number): Promis
   const drained: DrainOutcome[] = [];
   let reloadId = 0;
   const reloads = new Map<number, { pending: number; outcome?: ReloadOutcome; error?: string; done: () => void }>();
+  const relayPageDrops = createPageDropRelay(() => workers);
 
   // The worker entry beside this module (.ts under tsx, .js compiled); node flags are inherited.
   const exec = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './worker-main.ts' : './worker-main.js', import.meta.url));
@@ -71,6 +73,7 @@ export async function startCluster(config: GatewayConfig, count: number): Promis
     if (worker.process.stdout) relayLines(worker.process.stdout, { lines: (text) => usageLog?.relay(text), other: (text) => other.write(text) });
     worker.on('message', (message: unknown) => {
       if (!isFromWorker(message)) return;
+      relayPageDrops(worker, message);
       if (message.type === 'gateway:drained') drained.push(message);
       if (message.type === 'gateway:reloaded' || message.type === 'gateway:reload-failed') {
         const reload = reloads.get(message.id);

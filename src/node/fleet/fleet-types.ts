@@ -4,7 +4,7 @@
  */
 import type { MappingMemory } from '../../../mappings/types.js';
 import type { CounterStore } from '../../migration/live-counters.js';
-import type { RedisTier } from './redis-tier.js';
+import type { CacheTier } from '../../cache/tier.js';
 
 export interface FleetStatus {
   readonly tier: string;
@@ -16,7 +16,8 @@ export interface FleetStatus {
 }
 
 export interface Fleet {
-  readonly tier: RedisTier | undefined;
+  /** Redis with `cache.redis`; in a cluster worker without it, the other workers (cluster-tier.ts); else none. */
+  readonly tier: CacheTier | undefined;
   readonly memory: MappingMemory | undefined;
   /** The key the replicas hash api keys and credentials with. */
   readonly hashKey: string | undefined;
