@@ -90,7 +90,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
         config.acceptedHosts ? hostGuard(served) : undefined,
         schemePolicy(config.plainHttpCredentials, config.listen.https?.port, served),
       ],
-      dispatch: dispatch({ config, upstreams, runtime: deps.runtime, mappingContext, searchCache, shadow, route }),
+      dispatch: dispatch({ config, upstreams, runtime: deps.runtime, mappingContext, searchCache, shadow, route, api2Open: () => upstreams.breakers['api2']?.state() === 'open' }),
     }),
   );
 

@@ -7,26 +7,15 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLegacySandbox } from '../src/sandbox/start.js';
-import { startApi2Front } from './support/api2-front.js';
-import { startTestGateway } from './support/gateway.js';
-import { send } from './support/http.js';
-import { EVALUATION_MS, TOKEN, positionOf, rolloutConfig, snapshot, traffic, until } from './support/rollout.js';
+import { basic, send } from './support/http.js';
+import { EVALUATION_MS, TOKEN, positionOf, snapshot, startRolloutRig, traffic, until } from './support/rollout.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()?.();
 });
 
-async function rigWith(extra: Parameters<typeof rolloutConfig>[2]) {
-  const legacy = await startLegacySandbox();
-  cleanup.push(() => legacy.close());
-  const front = await startApi2Front();
-  cleanup.push(() => front.close());
-  const gateway = await startTestGateway(legacy.origin, rolloutConfig(front, legacy.origin, extra));
-  cleanup.push(() => gateway.close());
-  return gateway;
-}
+const rigWith = async (extra: Parameters<typeof startRolloutRig>[1]) => (await startRolloutRig(cleanup, extra)).gateway;
 
 describe('rollout decisions', () => {
   it('writes each move as a usage-log line with its gates and evidence, and counts it in the metrics', async () => {
@@ -71,3 +60,23 @@ describe('a write\'s rollout', () => {
   }, 30_000);
 });
 
+
+describe('a write on a rolled-out route', () => {
+  it('goes to legacy while the api2 breaker is open, instead of the breaker\'s 503', async () => {
+    const { gateway, front } = await startRolloutRig(cleanup, {
+      routes: { 'grocery.list': { mode: 'api2' }, 'grocery.create': { rollout: { steps: [100], onFailure: 'pause' } } },
+      rollout: { evaluationMs: 60_000 },
+      traffic: { breakers: { api2: { failureThreshold: 2, openMs: 60_000 } } },
+    });
+    expect(snapshot(gateway).operations[0]?.state).toMatchObject({ operation: 'grocery.create', at: 100 });
+    front.mode = 'status-5xx';
+    const write = () =>
+      send(gateway.origin, { method: 'POST', target: '/grocerylist?api_key=sandbox-free-key', headers: { accept: 'application/json', authorization: basic('alice', 'alice-pass'), 'content-type': 'application/json' }, body: '{"quantity":"1","name":"salt"}' });
+    // Sent to api2 and failed there: answered as it failed (a write is never retried blindly).
+    expect((await write()).status).toBeGreaterThanOrEqual(500);
+    expect((await write()).status).toBeGreaterThanOrEqual(500);
+    const rescued = await write();
+    expect(rescued.status).toBe(200);
+    expect(gateway.records.at(-1)).toMatchObject({ operation: 'grocery.create', mode: 'legacy', routeMode: 'api2' });
+  });
+});

@@ -19,22 +19,14 @@ import { startApi2Front } from './support/api2-front.js';
 import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
 import { send } from './support/http.js';
-import { EVALUATION_MS, PLAN, TOKEN, positionOf, rolloutConfig, snapshot, traffic, until } from './support/rollout.js';
+import { EVALUATION_MS, PLAN, TOKEN, positionOf, rolloutConfig, snapshot, startRolloutRig, traffic, until } from './support/rollout.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()?.();
 });
 
-async function rig(extra: Partial<GatewayConfigInput> = {}) {
-  const legacy = await startLegacySandbox();
-  cleanup.push(() => legacy.close());
-  const front = await startApi2Front();
-  cleanup.push(() => front.close());
-  const gateway = await startTestGateway(legacy.origin, rolloutConfig(front, legacy.origin, extra));
-  cleanup.push(() => gateway.close());
-  return { legacy, front, gateway };
-}
+const rig = (extra: Partial<GatewayConfigInput> = {}) => startRolloutRig(cleanup, extra);
 
 const moves = (events: readonly RolloutEvent[]) => events.filter((e) => e.from !== e.to).map((e) => `${e.kind} ${e.from}→${e.to}`);
 

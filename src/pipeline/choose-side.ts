@@ -22,6 +22,14 @@ import type { LegacyCall } from './legacy-side.js';
 import type { Attempt, PipelineParts, Side } from './parts.js';
 
 export function chooseSide(parts: PipelineParts, request: CanonicalRequest, forced: string | undefined): Side {
+  const side = sideOfMode(parts, request, forced);
+  // A write on a rolled-out route while the api2 breaker is open: to legacy, never sent to api2
+  // (nothing to retry), so the client gets legacy's answer rather than the breaker's 503.
+  if (side === 'api2' && !request.match.operation.safe && parts.route(request.match.operation.id).rollout && parts.api2Open()) return 'legacy';
+  return side;
+}
+
+function sideOfMode(parts: PipelineParts, request: CanonicalRequest, forced: string | undefined): Side {
   const { id } = request.match.operation;
   if (!parts.upstreams.api2 || !request.mapping) return 'legacy';
   switch (request.routeMode) {

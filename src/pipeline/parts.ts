@@ -31,6 +31,8 @@ export interface PipelineParts {
   readonly shadow: ShadowComparator | null;
   /** Each route's mode, canary percent and fallback in force: the config's, or its rollout's step. */
   readonly route: RouteLookup;
+  /** The api2 circuit breaker is open now (false without one). */
+  readonly api2Open: () => boolean;
 }
 
 export type Side = 'legacy' | 'api2';

@@ -7,7 +7,10 @@ import type { GatewayConfigInput } from '../../src/config/schema.js';
 import type { RolloutSnapshot } from '../../src/migration/rollout/runner.js';
 import type { Position } from '../../src/migration/rollout/state.js';
 import { PLACEHOLDER_PHOTO_URL } from '../../src/sandbox/dataset.js';
+import { startLegacySandbox } from '../../src/sandbox/start.js';
+import { startApi2Front } from './api2-front.js';
 import type { Api2Front } from './api2-front.js';
+import { startTestGateway } from './gateway.js';
 import type { TestGateway } from './gateway.js';
 import { basic, send } from './http.js';
 
@@ -79,3 +82,14 @@ export async function until(what: string, condition: () => boolean, timeoutMs = 
   }
 }
 
+
+/** A legacy sandbox, an api2 front and a gateway with the rollout config (and `extra`); each is closed by `cleanup`. */
+export async function startRolloutRig(cleanup: Array<() => Promise<void>>, extra: Partial<GatewayConfigInput> = {}): Promise<{ front: Api2Front; gateway: TestGateway }> {
+  const legacy = await startLegacySandbox();
+  cleanup.push(() => legacy.close());
+  const front = await startApi2Front();
+  cleanup.push(() => front.close());
+  const gateway = await startTestGateway(legacy.origin, rolloutConfig(front, legacy.origin, extra));
+  cleanup.push(() => gateway.close());
+  return { front, gateway };
+}

@@ -5,7 +5,8 @@
  * During a rollout fallback is always on (a safe operation whose api2 answer failed is answered
  * by legacy), and the requests legacy answers in a percentage step are compared with api2 in the
  * background, as in shadow mode, so that a mapping that starts to differ is seen at every step
- * below 100 %.
+ * below 100 %. A write on such a route while the api2 breaker is open goes to legacy
+ * (src/pipeline/choose-side.ts): it was never sent to api2, so nothing is retried.
  */
 import type { OperationId } from '../../catalogue/operations.js';
 import type { GatewayConfig, RouteMode } from '../../config/schema.js';
@@ -19,6 +20,8 @@ export interface RouteInForce {
   readonly fallback: boolean;
   /** The answers legacy gives on this route are compared with api2 in the background (safe operations only). */
   readonly compare: boolean;
+  /** Decided by a rollout's step (not the config's mode). */
+  readonly rollout: boolean;
 }
 
 /** What the rollout says a route exposes now; undefined for a route without a plan. Read per request: synchronous. */
@@ -28,12 +31,12 @@ export interface LiveRoutes {
 
 export type RouteLookup = (id: OperationId) => RouteInForce;
 
-const LEGACY: RouteInForce = { mode: 'legacy', canaryPercent: 0, fallback: false, compare: false };
+const LEGACY: RouteInForce = { mode: 'legacy', canaryPercent: 0, fallback: false, compare: false, rollout: false };
 
 export function routesInForce(config: GatewayConfig, live: LiveRoutes | undefined): RouteLookup {
   const configured = new Map<string, RouteInForce>();
   for (const [id, route] of Object.entries(config.routes)) {
-    configured.set(id, { mode: route.mode, canaryPercent: route.canaryPercent ?? 0, fallback: route.fallback, compare: route.mode === 'shadow' });
+    configured.set(id, { mode: route.mode, canaryPercent: route.canaryPercent ?? 0, fallback: route.fallback, compare: route.mode === 'shadow', rollout: false });
   }
   const planned = new Set(Object.entries(config.routes).flatMap(([id, route]) => (route.rollout ? [id] : [])));
   if (!live || planned.size === 0) return (id) => configured.get(id) ?? LEGACY;
@@ -45,7 +48,7 @@ export function routesInForce(config: GatewayConfig, live: LiveRoutes | undefine
     const key = `${exposure.mode}:${exposure.canaryPercent}`;
     let route = byExposure.get(key);
     if (!route) {
-      route = { mode: exposure.mode, canaryPercent: exposure.canaryPercent, fallback: true, compare: exposure.mode === 'shadow' || exposure.mode === 'canary' };
+      route = { mode: exposure.mode, canaryPercent: exposure.canaryPercent, fallback: true, compare: exposure.mode === 'shadow' || exposure.mode === 'canary', rollout: true };
       byExposure.set(key, route);
     }
     return route;
