@@ -3,7 +3,6 @@
  * stdout (so `npm start > usage.log` gives the report a clean log), and a start that cannot happen
  * is one line on stderr and exit code 1, never a stack trace.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +11,7 @@ import type { Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import type { StartedLegacySandbox } from '../src/sandbox/start.js';
-import { REPO_ROOT, freePort, printedPort, startProcess } from './support/started-process.js';
+import { freePort, printedPort, runGateway, startProcess } from './support/started-process.js';
 
 let dir: string;
 let legacy: StartedLegacySandbox;
@@ -45,22 +44,6 @@ async function gatewayConfig(extra: Record<string, unknown> = {}): Promise<{ fil
   const file = join(dir, `gateway-${port}.json`);
   await writeFile(file, JSON.stringify({ listen: { host: '127.0.0.1', port }, upstreams: { legacy: { baseUrl: legacy.origin } }, ...extra }));
   return { file, port };
-}
-
-/** `node --import tsx src/node/main.ts …`: the process `npm start` runs, without npm around it. */
-function runGateway(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/main.ts', ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
 }
 
 describe('stdout carries the usage log only', () => {
@@ -115,6 +98,26 @@ describe('a start that cannot happen: one line on stderr, exit 1', () => {
       stdout: '',
       stderr: `recipe-gateway: cannot listen on 0.0.0.0:${busy}: the port is already in use (set PORT, or listen.port in the config, to a free port)\n`,
     });
+  }, 90_000);
+
+  it('a busy admin port names ADMIN_PORT and observability.admin.listen.port', async () => {
+    const { file } = await gatewayConfig({ observability: { log: { enabled: false }, admin: { listen: { host: '127.0.0.1', port: 0 } } } });
+    expect(await runGateway(['--config', file], { ADMIN_PORT: String(busy) })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `recipe-gateway: cannot listen on 127.0.0.1:${busy}: the port is already in use (set ADMIN_PORT, or observability.admin.listen.port in the config, to a free port)\n`,
+    });
+  }, 90_000);
+
+  it('a garbage PEM: one line naming its key and its file, not a bare OpenSSL line', async () => {
+    const garbage = join(dir, 'garbage.pem');
+    await writeFile(garbage, '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n');
+    const { file } = await gatewayConfig({ listen: { host: '127.0.0.1', port: 0, https: { port: 0, certFile: garbage, keyFile: garbage } } });
+    const run = await runGateway(['--config', file]);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain(`listen.https.certFile: ${garbage} certificate 1 of 1 cannot be parsed`);
+    expect(run.stderr).toContain(`listen.https.keyFile: ${garbage} is not a PEM private key`);
   }, 90_000);
 
   it('a config file that cannot be read', async () => {

@@ -286,16 +286,8 @@ export const GatewayConfigSchema = z
   })
   .strict()
   .superRefine((config, ctx) => {
-    const api2Routes = Object.entries(config.routes)
-      .filter(([, route]) => API2_MODES.includes(route.mode) || route.rollout)
-      .map(([id, route]) => `${id}: ${route.rollout ? 'rollout' : route.mode}`);
-    if (api2Routes.length > 0 && !config.upstreams.api2) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['upstreams', 'api2'],
-        message: `is required when a route calls api2 (${api2Routes.join(', ')})`,
-      });
-    }
+    const missing = api2UpstreamMissing(config);
+    if (missing) ctx.addIssue({ code: 'custom', path: ['upstreams', 'api2'], message: missing });
     writeRolloutIssues(config, ctx);
     if (config.rollout.stateFile !== undefined && config.workers !== 1 && !config.cache.redis) {
       ctx.addIssue({
@@ -350,6 +342,20 @@ function writeRolloutIssues(config: { routes: Record<string, RouteConfig> }, ctx
   }
 }
 
+/**
+ * The one check across sections: routes that call api2 need an api2 upstream. Also run on a
+ * document with other errors (zod skips an object's refinements then), so that every error is
+ * reported in one round.
+ */
+function api2UpstreamMissing(document: unknown): string | undefined {
+  const doc = (document ?? {}) as { routes?: unknown; upstreams?: { api2?: unknown } };
+  if (doc.routes === null || typeof doc.routes !== 'object' || (doc.upstreams as { api2?: unknown } | undefined)?.api2 !== undefined) return undefined;
+  const api2Routes = Object.entries(doc.routes as Record<string, { mode?: unknown; rollout?: unknown } | null>)
+    .filter(([, route]) => API2_MODES.includes(route?.mode as RouteMode) || Boolean(route?.rollout))
+    .map(([id, route]) => `${id}: ${route?.rollout ? 'rollout' : String(route?.mode)}`);
+  return api2Routes.length > 0 ? `is required when a route calls api2 (${api2Routes.join(', ')})` : undefined;
+}
+
 export type GatewayConfigInput = z.input<typeof GatewayConfigSchema>;
 export type GatewayConfig = z.output<typeof GatewayConfigSchema>;
 
@@ -359,10 +365,10 @@ export type ConfigResult = { ok: true; config: GatewayConfig } | { ok: false; er
 export function parseConfig(document: unknown): ConfigResult {
   const result = GatewayConfigSchema.safeParse(document);
   if (result.success) return { ok: true, config: result.data };
-  return {
-    ok: false,
-    errors: result.error.issues.map((issue) => `${keyPath(issue.path) || '(root)'}: ${issue.message}`),
-  };
+  const errors = result.error.issues.map((issue) => `${keyPath(issue.path) || '(root)'}: ${issue.message}`);
+  const missing = api2UpstreamMissing(document);
+  if (missing && !errors.includes(`upstreams.api2: ${missing}`)) errors.push(`upstreams.api2: ${missing}`);
+  return { ok: false, errors };
 }
 
 /** `routes["recipes.search"].timeoutMs`: keys that contain a dot are quoted. */

@@ -7,6 +7,7 @@
  *   npm start -- --config FILE         real backends from FILE (or GATEWAY_CONFIG=FILE)
  *   npm start -- --config FILE --check-config   validate FILE and exit (0 valid, 1 invalid)
  *   npm start -- --workers N|auto      N node:cluster workers (overrides `workers`; src/node/cluster.ts)
+ *   npm start -- --help | --version    usage (src/node/usage.ts), version
  *
  * PORT overrides the listen port in both modes; ADMIN_PORT the admin (metrics) port; GATEWAY_HASH_KEY
  * the key of the usage log's client and user hashes (`observability.hashKey`); GATEWAY_ADMIN_TOKEN
@@ -26,17 +27,27 @@ import { applyOverrides, loadConfig } from './start-config.js';
 import type { Overrides } from './start-config.js';
 import { startGateway } from './server.js';
 import { describeStartFailure, startProblems } from './start-failure.js';
+import { VERSION_LINE, usageText } from './usage.js';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      config: { type: 'string' },
-      'check-config': { type: 'boolean', default: false },
-      sandbox: { type: 'boolean', default: false },
-      api2: { type: 'boolean', default: false },
-      workers: { type: 'string' },
-    },
-  });
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        config: { type: 'string' },
+        'check-config': { type: 'boolean', default: false },
+        sandbox: { type: 'boolean', default: false },
+        api2: { type: 'boolean', default: false },
+        workers: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
+      },
+    }));
+  } catch (error) {
+    return fail([`recipe-gateway: ${(error as Error).message} (recipe-gateway --help lists the options)`]);
+  }
+  if (values.help) return void process.stdout.write(usageText());
+  if (values.version) return void process.stdout.write(`${VERSION_LINE}\n`);
   const configPath = values.sandbox || values.api2 ? undefined : (values.config ?? (process.env['GATEWAY_CONFIG'] || undefined));
   let workers: GatewayConfig['workers'] | undefined;
   if (values.workers !== undefined) {
@@ -105,7 +116,7 @@ async function main(): Promise<void> {
   try {
     gateway = workerTotal > 1 ? await startCluster(config, workerTotal) : await startGateway(config);
   } catch (error) {
-    return exitNow([describeStartFailure(error)]);
+    return exitNow([describeStartFailure(error, config)]);
   }
   closers.unshift(() => gateway.close());
   // The usage log owns stdout when it writes there: these human lines go to stderr then.

@@ -12,7 +12,7 @@ export interface AdminAccess {
   readonly openMetrics: boolean;
 }
 
-const MIN_TOKEN = 16;
+export const MIN_TOKEN = 16;
 
 /** 127.0.0.0/8, ::1 and localhost: only this machine can connect. */
 export function isLoopback(host: string): boolean {
