@@ -21,11 +21,15 @@ import { reportFrom, reportFromInputs } from '../src/report/run.js';
 import { clickHouseSource } from '../src/report/sources/clickhouse.js';
 import { createTableSql } from '../src/report/sources/clickhouse-ddl.js';
 import { ingest } from '../src/report/sources/clickhouse-ingest.js';
-import { clickHouseTarget, select } from '../src/report/sources/clickhouse-http.js';
+import { clickHouseTarget, execute, select } from '../src/report/sources/clickhouse-http.js';
 import type { Report } from '../src/report/types.js';
-import { clickHouseForThisFile } from './support/clickhouse-for-this-file.js';
+import { clickHouseForThisFile, comparable } from './support/clickhouse-for-this-file.js';
 import { freePort } from './support/clickhouse-server.js';
-import { generatedLines, scenarioLines, shadowScenarioLines, writeLog } from './support/log-fixtures.js';
+import { generatedLines, logLine as fixtureLine, scenarioLines, shadowScenarioLines, T0, tempDir, writeLog } from './support/log-fixtures.js';
+import { send } from './support/http.js';
+import { parseConfig } from '../src/config/schema.js';
+import { startGateway } from '../src/node/server.js';
+import { startLegacySandbox } from '../src/sandbox/start.js';
 
 const run = promisify(execFile);
 const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
@@ -40,17 +44,6 @@ async function report(args: string[]): Promise<{ code: number; stdout: string; s
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
-
-/**
- * The report with what names its source and its making time set aside, and the api2 breaker's
- * openings: ClickHouse does not ingest breaker lines, so its report says it does not know them (null).
- */
-const comparable = (r: Report): Report => ({
-  ...r,
-  generatedAt: '',
-  inputs: [],
-  readiness: { ...r.readiness, api2BreakerOpens: null, operations: r.readiness.operations.map((op) => ({ ...op, evidence: { ...op.evidence, breakerOpens: null } })) },
-});
 
 const clickHouseUrl = clickHouseForThisFile();
 
@@ -130,6 +123,55 @@ describe('the migration report counted by ClickHouse', () => {
     expect(result.stderr).toMatch(/ingested 3 records .* 2 malformed lines skipped/);
     const counted = await reportFrom(clickHouseSource(clickHouseTarget(clickHouseUrl()), 'malformed'));
     expect(counted.summary.records).toBe(3);
+  }, 120_000);
+});
+
+describe('requests whose clients reuse one X-Request-Id', () => {
+  it('are as many rows in ClickHouse as lines in the file report: 40 concurrent searches, 40 rows', async () => {
+    const sandbox = await startLegacySandbox();
+    const log = join(await tempDir(), 'usage.log');
+    const parsed = parseConfig({
+      listen: { host: '127.0.0.1', port: 0 },
+      upstreams: { legacy: { baseUrl: sandbox.origin } },
+      legacyHosts: ['api.bigoven.com'],
+      observability: { instance: 'gateway-1', log: { destination: log } },
+    });
+    if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
+    const gateway = await startGateway(parsed.config);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, () => send(gateway.httpOrigin, { target: '/recipes?any_kw=soup&api_key=sandbox-free-key', headers: { host: 'api.bigoven.com', 'x-request-id': 'one-id' } })),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(Array(40).fill(200));
+    } finally {
+      await gateway.close();
+      await sandbox.close();
+    }
+    const target = clickHouseTarget(clickHouseUrl());
+    await ingest(target, 'one_request_id', [log]);
+    const fromFile = await reportFromInputs([log]);
+    const fromClickHouse = await reportFrom(clickHouseSource(target, 'one_request_id'));
+    expect(fromFile.summary.records).toBe(40);
+    expect(comparable(fromClickHouse)).toEqual(comparable(fromFile));
+    const [[rows, ids, requestIds]] = (await select(target, 'SELECT count(), uniqExact(id), uniqExact(requestId) FROM one_request_id FINAL')) as [[string, string, string]];
+    expect([Number(rows), Number(ids), Number(requestIds)]).toEqual([40, 40, 1]);
+  }, 120_000);
+});
+
+describe('a row ClickHouse refuses', () => {
+  it('costs no other line its row: the ingest names it, stores the rest and exits 0', async () => {
+    // A table made by hand with a narrower latency column (at most 99.99 ms): the reader accepts
+    // 500 ms, ClickHouse refuses it ("Decimal value is too big").
+    const target = clickHouseTarget(clickHouseUrl());
+    await execute(target, createTableSql('narrow').replace('`latencyMs` Nullable(Decimal(12, 2))', '`latencyMs` Nullable(Decimal(4, 2))'));
+    const lines = [10, 20, 500, 30, 40].map((latencyMs, i) => fixtureLine({ time: T0 + i, operation: 'recipes.search', mode: 'legacy', latencyMs }));
+    const file = await writeLog(lines);
+    const result = await report(['ingest', '--clickhouse', clickHouseUrl(), '--table', 'narrow', file]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`skipped ${file}:3: ClickHouse refused the row: Decimal value is too big`));
+    expect(result.stderr).toMatch(/ingested 4 records .* 1 malformed lines skipped/);
+    const stored = await select(target, 'SELECT toFloat64(latencyMs) FROM narrow ORDER BY time');
+    expect(stored.map((row) => Number(row[0]))).toEqual([10, 20, 30, 40]);
   }, 120_000);
 });
 

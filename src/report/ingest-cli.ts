@@ -2,7 +2,8 @@
  * Node-only: `npm run report -- ingest --clickhouse URL [--table NAME] [--ttl-days N] FILES...`:
  * loads usage logs into ClickHouse (sources/clickhouse-ingest.ts) and says what it did on
  * stderr, naming each malformed line it skipped (the first 100). Exit code 0 when everything was
- * read (malformed lines skipped included), 1 when ClickHouse failed, 2 for a usage error.
+ * read (malformed lines and rows ClickHouse refused skipped included), 1 when ClickHouse failed
+ * (unreachable, too slow, no table, credentials), 2 for a usage error.
  */
 import { firstUnreadable } from './read-lines.js';
 import { ingest } from './sources/clickhouse-ingest.js';

@@ -8,7 +8,10 @@
  * (clickhouse-ddl.ts), and the ingest ends by merging the days it wrote to, so a backfill or a
  * retried run counts every record once.
  *
- * A malformed line is skipped, counted, and named by its position (`file:line: reason`).
+ * A malformed line is skipped, counted, and named by its position (`file:line: reason`). A row
+ * ClickHouse refuses (a value its column cannot hold: the reader's check makes that the case only
+ * for a table made with other column types) costs no other row its place: the batch is split in
+ * halves until the refused rows are alone, and those are named like malformed lines.
  */
 import { readLines } from '../read-lines.js';
 import type { BrokenLine } from '../types.js';
@@ -47,7 +50,12 @@ export async function ingest(target: ClickHouseTarget, table: string, inputs: re
   let sending: Promise<void> = Promise.resolve();
   const send = async (rows: Batch): Promise<void> => {
     await sending;
-    sending = insert(target, table, rows).finally(() => spare.push(rows.release()));
+    sending = insert(target, table, rows, (at, reason) => {
+      if (rows.isShadow(at)) outcome.shadowLines--;
+      else outcome.records--;
+      outcome.brokenCount++;
+      if (outcome.broken.length < KEEP_BROKEN) outcome.broken.push({ input: rows.inputs[at]!, line: rows.lines[at]!, reason });
+    }).finally(() => spare.push(rows.release()));
     sending.catch(() => undefined); // awaited by the next send or at the end
     outcome.batches++;
   };
@@ -60,7 +68,7 @@ export async function ingest(target: ClickHouseTarget, table: string, inputs: re
         days.add(Math.floor(row.time / 86_400_000));
         if (row.shadow) outcome.shadowLines++;
         else outcome.records++;
-        batch.add(row.row);
+        batch.add(row.row, name, lineNumber, row.shadow);
         if (batch.rows >= BATCH_ROWS) {
           pending.push(batch);
           batch = new Batch(spare);
@@ -103,11 +111,15 @@ async function drain(pending: Batch[], send: (rows: Batch) => Promise<void>): Pr
   while (pending.length > 0) await send(pending.shift()!);
 }
 
-/** JSONEachRow rows, one a line, as UTF-8 bytes in a buffer (a spare one when there is one) that grows by doubling. */
+/** JSONEachRow rows, one a line, as UTF-8 bytes in a buffer (a spare one when there is one) that grows by doubling, with where each row starts and which line it came from. */
 class Batch {
   rows = 0;
   private bytes: Buffer;
   private length = 0;
+  private readonly starts: number[] = [];
+  private readonly shadows: boolean[] = [];
+  readonly inputs: string[] = [];
+  readonly lines: number[] = [];
 
   constructor(spare: Buffer[]) {
     this.bytes = spare.pop() ?? Buffer.allocUnsafe(1 << 23);
@@ -118,7 +130,11 @@ class Batch {
     return this.bytes;
   }
 
-  add(row: string): void {
+  add(row: string, input: string, line: number, shadow: boolean): void {
+    this.starts.push(this.length);
+    this.inputs.push(input);
+    this.lines.push(line);
+    this.shadows.push(shadow);
     // A UTF-8 character takes at most 3 bytes per UTF-16 unit; +1 for the newline.
     const most = row.length * 3 + 1;
     if (this.length + most > this.bytes.length) {
@@ -131,19 +147,46 @@ class Batch {
     this.rows++;
   }
 
-  get body(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
+  isShadow(row: number): boolean {
+    return this.shadows[row] === true;
+  }
+
+  /** The rows from `from` up to (not including) `to`. */
+  body(from = 0, to = this.rows): Uint8Array {
+    return this.bytes.subarray(this.starts[from] ?? this.length, to < this.rows ? this.starts[to]! : this.length);
   }
 }
 
-async function insert(target: ClickHouseTarget, table: string, rows: Batch): Promise<void> {
-  const body = rows.body;
+/** How ClickHouse names an error in the data it was sent (a value of a row), unlike an error of the table or the server. */
+const ROW_ERROR = /\(while read the value of key |\(at row \d+\)/;
+
+/**
+ * Inserts the batch. When ClickHouse refuses a value in it, the rows are sent again in halves,
+ * down to the refused rows alone, which `refused` is told of (by their index in the batch): one
+ * bad row never costs another its place. Any other failure is tried again (3 tries), then thrown.
+ */
+async function insert(target: ClickHouseTarget, table: string, rows: Batch, refused: (row: number, reason: string) => void): Promise<void> {
+  const range = async (from: number, to: number): Promise<void> => {
+    try {
+      await send(target, table, rows.body(from, to));
+    } catch (error) {
+      if (!(error instanceof ClickHouseError) || !ROW_ERROR.test(error.message)) throw error;
+      if (to - from === 1) return refused(from, `ClickHouse refused the row: ${error.message.replace(/^.*? refused the query: /, '')}`);
+      const middle = Math.floor((from + to) / 2);
+      await range(from, middle);
+      await range(middle, to);
+    }
+  };
+  await range(0, rows.rows);
+}
+
+async function send(target: ClickHouseTarget, table: string, body: Uint8Array): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await executeWithData(target, `INSERT INTO ${table} FORMAT JSONEachRow`, body);
       return;
     } catch (error) {
-      if (attempt >= TRIES || !(error instanceof ClickHouseError)) throw error;
+      if (attempt >= TRIES || !(error instanceof ClickHouseError) || ROW_ERROR.test(error.message)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
     }
   }
