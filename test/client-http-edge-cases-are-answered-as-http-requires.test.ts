@@ -3,6 +3,7 @@
  * named after what it proves (issue 16, item 4; the upstream's unsolicited 1xx is in
  * test/upstream-unsolicited-1xx-is-ignored.test.ts):
  * - two `Host` headers: 400, nothing forwarded (RFC 9112 §3.2);
+ * - two `Authorization` headers (two users): 400, nothing forwarded, neither credential echoed;
  * - TRACE: 405 from the gateway itself, never forwarded;
  * - a 413 or a 431 reaches a client that wrote its whole body at once on `Connection: close` and
  *   reads only afterwards (lingering close; before it, the kernel's RST discarded many answers);
@@ -47,6 +48,27 @@ describe('two Host headers', () => {
 
   it('one Host header (and a Host-like header name) is still served', async () => {
     const answer = await rawExchange(gateway.origin, `GET /review/5?api_key=k HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Host: other\r\n${J}\r\n`);
+    expect(answer.status).toBe(200);
+  });
+});
+
+describe('two Authorization headers', () => {
+  it('two Authorization headers (two users) get 400 naming the rule, nothing is forwarded and neither credential is echoed', async () => {
+    const before = upstream.requests.length;
+    const alice = Buffer.from('alice:alice-pass').toString('base64');
+    const bob = Buffer.from('bob:bob-pass').toString('base64');
+    const answer = await rawExchange(gateway.origin, `GET /favorites?api_key=k HTTP/1.1\r\nHost: 127.0.0.1\r\n${J}Authorization: Basic ${alice}\r\nAuthorization: Basic ${bob}\r\n\r\n`);
+    expect(answer.status).toBe(400);
+    expect(isLegacyError(answer.headers['content-type'], answer.body), answer.body).toBe(true);
+    expect(answer.body).toContain('Authorization must be given once');
+    expect(answer.body).not.toContain(alice);
+    expect(answer.body).not.toContain(bob);
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('one Authorization header is still served', async () => {
+    const alice = Buffer.from('alice:alice-pass').toString('base64');
+    const answer = await rawExchange(gateway.origin, `GET /favorites?api_key=k HTTP/1.1\r\nHost: 127.0.0.1\r\n${J}Authorization: Basic ${alice}\r\n\r\n`);
     expect(answer.status).toBe(200);
   });
 });

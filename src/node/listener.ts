@@ -8,7 +8,7 @@
  *    rewritten to origin-form with that `Host`; any other host gets 421 and is never contacted.
  * 2. The raw target is checked with the core's normaliser: dot segments, NUL and the like are
  *    refused here with the same 400 the core would give.
- * 3. TRACE (405) and a repeated Host (400) are refused (src/node/early-refusals.ts).
+ * 3. TRACE (405), a repeated Host and a repeated Authorization (400) are refused (src/node/early-refusals.ts).
  *
  * A request let through carries its finished arrival (method, checked target, headers, peer,
  * absolute form) as a declared field of Node's request object (`ArrivingRequest`); the Node
