@@ -1,5 +1,6 @@
 /**
- * Writes (POST, PUT, DELETE), every write operation in each of its forms, in every route mode
+ * Writes (POST, PUT, DELETE), every write operation of the catalogue in each of its forms (sent
+ * with its entry's sandbox example), in every route mode its entry allows
  * (legacy, api2, canary to either side, shadow), with fallback off and on, against every upstream
  * outcome (success, 5xx, timeout after sending, reset after sending, connection refused):
  * - the write reaches exactly one upstream, exactly once (never retried, never repeated on the
@@ -18,7 +19,10 @@
 import { testRuntime } from './support/test-runtime.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGatewayApp } from '../src/app.js';
-import type { OperationId } from '../src/catalogue/operations.js';
+import { movability } from '../src/catalogue/movability.js';
+import { OPERATIONS } from '../src/catalogue/operations.js';
+import type { Operation, OperationId } from '../src/catalogue/operations.js';
+import { CATALOGUE_ROUTES } from '../src/catalogue/route-table.js';
 import { parseConfig } from '../src/config/schema.js';
 import type { GatewayConfigInput } from '../src/config/schema.js';
 import { createApi2SandboxApp } from '../src/sandbox/api2-app.js';
@@ -33,7 +37,6 @@ import { inProcessUpstream, isLegacyError, sleep, startRigGateway } from './reli
 import type { UpstreamCall } from './reliability-support.js';
 
 const ALICE = basic('alice', 'alice-pass');
-const GUID = '0b0c9a8e-1f2d-4c3b-9a8e-1f2d4c3b9a8e';
 const KEY = 'sandbox-free-key';
 
 interface Write {
@@ -43,22 +46,21 @@ interface Write {
   readonly body?: object;
 }
 
-const MAPPED_WRITES: readonly Write[] = [
-  { op: 'reviews.create', method: 'POST', target: `/reviews?api_key=${KEY}`, body: { rid: 5, rating: 4, makeagain: 'yes', message: 'Lovely' } },
-  { op: 'reviews.update', method: 'PUT', target: `/review/1?api_key=${KEY}`, body: { rid: 5, rating: 2, makeagain: 'no', message: 'Changed' } },
-  { op: 'reviews.delete', method: 'DELETE', target: `/review/1?rid=5&api_key=${KEY}` },
-  { op: 'grocery.create', method: 'POST', target: `/grocerylist?api_key=${KEY}`, body: { quantity: '1 lb', name: 'flour' } },
-  { op: 'grocery.update', method: 'POST', target: `/grocerylist/${GUID}?api_key=${KEY}`, body: { quantity: '2', name: 'salt' } },
-  { op: 'grocery.update', method: 'PUT', target: `/grocerylist/${GUID}?api_key=${KEY}`, body: { quantity: '2', name: 'salt' } },
-  { op: 'grocery.delete', method: 'DELETE', target: `/grocerylist${GUID}?api_key=${KEY}` },
-  { op: 'grocery.delete', method: 'DELETE', target: `/grocerylist/${GUID}?api_key=${KEY}` },
-];
-const LEGACY_ONLY_WRITES: readonly Write[] = [
-  { op: 'favorites.create', method: 'POST', target: `/favorites?api_key=${KEY}`, body: { rid: 11 } },
-  { op: 'favorites.delete', method: 'DELETE', target: `/favorites?rid=11&api_key=${KEY}` },
-  { op: 'trysoons.create', method: 'POST', target: `/trysoons?api_key=${KEY}`, body: { rid: 11 } },
-  { op: 'trysoons.delete', method: 'DELETE', target: `/trysoons?rid=11&api_key=${KEY}` },
-];
+/** Every form of a write operation, sent with the entry's sandbox example (its ids, query and body). */
+function writesOf(op: Operation): Write[] {
+  const { method, target, body } = op.sandbox.example;
+  const [path = '', query] = target.split('?');
+  const example = CATALOGUE_ROUTES.match(method, path);
+  if (example?.operation.id !== op.id) throw new Error(`${op.id}: its sandbox example ${method} ${target} is not one of its forms`);
+  return op.forms.map((form) => {
+    if (form.method === 'GET') throw new Error(`${op.id} is a write answered on GET`);
+    const formPath = form.template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(example.pathParams[name] ?? ''));
+    return { op: op.id, method: form.method, target: `${formPath}?${query ? `${query}&` : ''}api_key=${KEY}`, ...(body ? { body } : {}) };
+  });
+}
+
+const WRITES = OPERATIONS.filter((op) => !op.safe).flatMap(writesOf);
+const MAPPED_WRITES = WRITES.filter((write) => movability(write.op).canMove);
 
 type Mode = 'legacy' | 'api2' | 'canary→api2' | 'canary→legacy' | 'shadow';
 type Outcome = 'success' | 'status-5xx' | 'timeout' | 'reset' | 'refused';
@@ -138,7 +140,7 @@ function expectedSide(mode: Mode): 'legacy' | 'api2' {
 describe.each(MODES)('writes in %s mode', (mode) => {
   it.each(OUTCOMES)('upstream outcome %s: one upstream, once; a failure is never a success', async (outcome) => {
     const problems: string[] = [];
-    const writes = mode === 'legacy' ? [...MAPPED_WRITES, ...LEGACY_ONLY_WRITES] : MAPPED_WRITES;
+    const writes = mode === 'legacy' ? WRITES : MAPPED_WRITES;
     for (const write of writes) {
       for (const fallback of [false, true]) {
         const calls: UpstreamCall[] = [];
@@ -179,7 +181,7 @@ describe('with the breaker open', () => {
   it('a write is refused with 503 and sent nowhere, fallback or not', async () => {
     for (const fallback of [false, true]) {
       const calls: UpstreamCall[] = [];
-      const write = MAPPED_WRITES[3] as Write;
+      const write = MAPPED_WRITES.find((w) => w.op === 'grocery.create') as Write;
       const app = appFor(write, 'api2', fallback, 'reset', calls);
       for (let i = 0; i < 5; i++) expect((await sendWrite(app, write)).status).toBe(502);
       const before = calls.length;

@@ -70,7 +70,7 @@ export const GROCERY_OPERATIONS = [
     api2: { mapping: groceryUpdateMapping },
     sandbox: {
       act: (s, v, u) => s.updateGrocery(requireUser(u).userId, v.text('id'), groceryInput(v)),
-      example: { method: 'PUT', target: '/grocerylist/1', body: { quantity: '3 cups', name: 'rye flour' } },
+      example: { method: 'PUT', target: '/grocerylist/308E515A-C877-48DF-882C-000000000001', body: { quantity: '3 cups', name: 'rye flour' } },
     },
   }),
   entry({
@@ -89,7 +89,7 @@ export const GROCERY_OPERATIONS = [
     api2: { mapping: groceryDeleteMapping },
     sandbox: {
       act: (s, v, u) => s.deleteGrocery(requireUser(u).userId, v.text('id')),
-      example: { method: 'DELETE', target: '/grocerylist/1' },
+      example: { method: 'DELETE', target: '/grocerylist/308E515A-C877-48DF-882C-000000000001' },
     },
   }),
 ] as const;

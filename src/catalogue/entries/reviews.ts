@@ -119,7 +119,7 @@ export const REVIEW_OPERATIONS = [
     api2: { mapping: reviewsDeleteMapping },
     sandbox: {
       act: (s, v, u) => s.deleteReview(requireUser(u).userId, v.number('id')),
-      example: { method: 'DELETE', target: '/review/82' },
+      example: { method: 'DELETE', target: '/review/82?rid=27' },
     },
   }),
 ] as const;
