@@ -73,6 +73,15 @@ describe('the README and the docs pages', () => {
     expect(DOCS.filter((file) => file !== 'README.md' && !readme.includes(`](${file})`))).toEqual([]);
   });
 
+  it('counts no operations outside the generated parts (the catalogue decides how many are mapped)', async () => {
+    const counted: string[] = [];
+    for (const file of DOCS) {
+      const prose = (await readFile(file, 'utf8')).replace(/<!-- generated:([\w-]+) start[\s\S]*?<!-- generated:\1 end -->/g, '');
+      for (const match of prose.matchAll(/\b\d+ (?:mapped |legacy-only |catalogued )?operations\b(?! ready)/g)) counted.push(`${file}: ${match[0]}`);
+    }
+    expect(counted).toEqual([]);
+  });
+
   it('shows what .ci/run runs, command for command', async () => {
     const ci = (await readFile('.ci/run', 'utf8')).split('\n').filter((line) => line && !line.startsWith('#') && !/^(set|cd) /.test(line));
     expect(ci.length).toBeGreaterThan(0);
