@@ -185,6 +185,3 @@ export const reviewsDeleteMapping: OperationMapping = {
     return { status: 204, body: null };
   },
 };
-
-/** This module's mappings, as the registry (index.ts) takes them: a new review operation is added here. */
-export const REVIEW_MAPPINGS: readonly OperationMapping[] = [reviewsCreateMapping, reviewsGetMapping, reviewsListMapping, reviewsUpdateMapping, reviewsDeleteMapping];

@@ -16,7 +16,6 @@ import type { BlockerKind } from './blockers.js';
 import { LATENCY_BUCKETS, bucketQuantile, latencyIndex } from './latency-buckets.js';
 
 export type Side = 'legacy' | 'api2';
-export const SIDES: readonly Side[] = ['legacy', 'api2'];
 
 export interface SideCounts {
   /** Answers given by this side (the record's `mode`). */

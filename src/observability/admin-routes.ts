@@ -29,7 +29,7 @@ export interface AdminAction {
 
 export interface AdminRoutes {
   readonly metricsPath: string;
-  /** When set, every admin view requires `Authorization: Bearer <token>` (src/observability/admin-access.ts). */
+  /** When set, every admin view requires `Authorization: Bearer <token>` (src/observability/node/admin-access.ts). */
   readonly bearerToken: string | undefined;
   /** The metrics path is served without the token (for scrapers that cannot send one). */
   readonly openMetrics?: boolean | undefined;
