@@ -73,6 +73,20 @@ describe('a rollout on one process', () => {
       expect(load.statuses.filter((s) => s >= 500 || s === 0)).toEqual([]);
     }, 60_000);
   }
+
+  it('compares api2 with legacy in the background at 100 %, and sends the route back when api2 starts to differ there', async () => {
+    const { gateway, front } = await rig();
+    const load = traffic([gateway]);
+    cleanup.push(() => load.stop());
+    await until('100 %', () => positionOf(gateway) === 100);
+    front.mode = 'differ';
+    await until('back from 100 %', () => positionOf(gateway) !== 100);
+    await load.stop();
+    const failed = snapshot(gateway).events.find((e) => e.kind === 'gate-failed');
+    expect(failed).toMatchObject({ from: 100, to: 25 });
+    expect(failed?.gates?.some((g) => g.gate === 'shadowAgreement' && g.outcome === 'fail'), JSON.stringify(failed)).toBe(true);
+    expect(load.statuses.filter((s) => s !== 200)).toEqual([]);
+  }, 60_000);
 });
 
 describe('operators and restarts', () => {

@@ -2,8 +2,9 @@
  * Shadow mode: the legacy answer is the client's; for `shadow.sampleRate` of safe requests the
  * api2 mapping of the same canonical request runs in the background and is compared
  * (src/traffic/shadow.ts). Writes never are. A route in a rollout's percentage step compares the
- * requests legacy answered the same way (route.compare); an answer api2 gave, or a fallback, is
- * not compared.
+ * requests legacy answered the same way (route.compare); at a rollout's 100 % step the answer api2
+ * gave is compared with legacy's, asked in the background (no request is answered by legacy
+ * there). A fallback is never compared.
  */
 import { bodyBytes } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
@@ -38,19 +39,32 @@ export function offerShadow(
   const { operation } = request.match;
   const route = config.routes[operation.id];
   const { mapping } = request;
+  if (answered.status >= 500 || !shadow || !mapping || !upstreams.api2 || !operation.safe) return;
   // Shadow mode, or a rollout's percentage step (route-in-force.ts): what legacy answered is compared.
   const compare = request.routeMode === 'shadow' || (request.routeMode === 'canary' && parts.route(operation.id).compare);
-  if (side !== 'legacy' || answered.status >= 500 || !shadow || !mapping || !upstreams.api2 || !compare || !operation.safe) return;
+  // A rollout's 100 % step: what api2 answered is compared with legacy's answer, asked in the background.
+  const reverse = side === 'api2' && request.routeMode === 'api2' && parts.route(operation.id).rollout;
+  if (!(side === 'legacy' && compare) && !reverse) return;
   if (Math.random() >= (route?.shadow?.sampleRate ?? 1)) return;
-  const primary = asShadow(answered);
   const background = { clientHeaders: {}, rawBody: null, shared: true, signal: undefined } as const;
-  shadow.offer({
-    operation: operation.id,
-    requestId,
-    losses: mapping.losses,
-    ignore: new Set(route?.shadow?.ignore ?? []),
-    primary,
-    candidate: async () => asShadow((await callApi2(parts, request, mapping, undefined, IN_BACKGROUND, config.traffic.shadow.timeoutMs)).answer),
-    ...(config.traffic.shadow.measureNoise ? { secondary: async () => asShadow((await callLegacy(parts, request, background)).answer) } : {}),
-  }, defer);
+  const secondary = config.traffic.shadow.measureNoise ? { secondary: async () => asShadow((await callLegacy(parts, request, background)).answer) } : {};
+  const job = { operation: operation.id, requestId, losses: mapping.losses, ignore: new Set(route?.shadow?.ignore ?? []) };
+  if (!reverse) {
+    shadow.offer({
+      ...job,
+      primary: asShadow(answered),
+      candidate: async () => asShadow((await callApi2(parts, request, mapping, undefined, IN_BACKGROUND, config.traffic.shadow.timeoutMs)).answer),
+      ...secondary,
+    }, defer);
+    return;
+  }
+  // Past the cap, no background legacy call is made at all (the comparator's own cap counts a skip only once offered).
+  if (shadow.inFlight >= config.traffic.shadow.maxConcurrent) return;
+  const candidate = asShadow(answered);
+  const asked = callLegacy(parts, request, background).then(
+    // Legacy failing is not api2 differing: nothing is compared.
+    ({ answer }) => (answer.status >= 500 ? undefined : shadow.offer({ ...job, primary: asShadow(answer), candidate: async () => candidate, ...secondary }, defer)),
+    () => undefined,
+  );
+  defer?.(asked);
 }

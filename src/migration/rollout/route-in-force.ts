@@ -5,7 +5,7 @@
  * During a rollout fallback is always on (a safe operation whose api2 answer failed is answered
  * by legacy), and the requests legacy answers in a percentage step are compared with api2 in the
  * background, as in shadow mode, so that a mapping that starts to differ is seen at every step
- * below 100 %. A write on such a route while the api2 breaker is open goes to legacy
+ * below 100 % (at 100 % the shadow stage asks legacy in the background instead). A write on such a route while the api2 breaker is open goes to legacy
  * (src/pipeline/choose-side.ts): it was never sent to api2, so nothing is retried.
  */
 import type { OperationId } from '../../catalogue/operations.js';
@@ -40,16 +40,15 @@ export function routesInForce(config: GatewayConfig, live: LiveRoutes | undefine
   }
   const planned = new Set(Object.entries(config.routes).flatMap(([id, route]) => (route.rollout ? [id] : [])));
   if (!live || planned.size === 0) return (id) => configured.get(id) ?? LEGACY;
-  // One object per exposure seen, not one per request.
-  const byExposure = new Map<string, RouteInForce>();
+  // One object per exposure the rollout hands out (a new one per state read), not one per request.
+  const byExposure = new WeakMap<Exposure, RouteInForce>();
   return (id) => {
     const exposure = planned.has(id) ? live.route(id) : undefined;
     if (!exposure) return configured.get(id) ?? LEGACY;
-    const key = `${exposure.mode}:${exposure.canaryPercent}`;
-    let route = byExposure.get(key);
+    let route = byExposure.get(exposure);
     if (!route) {
       route = { mode: exposure.mode, canaryPercent: exposure.canaryPercent, fallback: true, compare: exposure.mode === 'shadow' || exposure.mode === 'canary', rollout: true };
-      byExposure.set(key, route);
+      byExposure.set(exposure, route);
     }
     return route;
   };
