@@ -13,6 +13,7 @@ import type { GatewayConfig } from '../config/schema.js';
 import type { RecordSink } from '../gateway/request-record.js';
 import type { ShadowRecord } from '../traffic/shadow.js';
 import { consoleView } from '../migration/console-page.js';
+import { migrationMetrics } from '../observability/node/migration-metrics.js';
 import { createLiveCounters } from '../migration/live-counters.js';
 import type { LiveCounters } from '../migration/live-counters.js';
 import { createAdminApp } from '../observability/admin-routes.js';
@@ -122,6 +123,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     () => generations?.active.configHash ?? '',
     [rolloutRoutes.action],
   );
+  const migration = observability.metricsRegistry
+    ? migrationMetrics(observability.metricsRegistry, { active: () => generations?.active, breakers: () => generations?.active.traffic?.breakers ?? {} })
+    : undefined;
   const countRolloutEvent = observability.metricsRegistry ? rolloutMetrics(observability.metricsRegistry, () => rollout) : undefined;
   const startRollouts = async (plans: GatewayConfig): Promise<void> => {
     rollout = await startRollout(plans, live, (event) => {
@@ -131,11 +135,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   };
   generations = await Generations.start(config, {
     runtime: nodeRuntime,
-    onRecord: fanOut([observability.sink, live.recordRequest]),
+    onRecord: fanOut([observability.sink, live.recordRequest, migration?.record]),
     identifier: observability.identifier,
-    onShadow: shadowSink(observability, live, options.onShadow),
+    onShadow: shadowSink(observability, [live.recordShadow, migration?.shadow, options.onShadow]),
     onBreaker: (upstream, from, to) => {
       live.recordBreaker(upstream, to);
+      migration?.breaker(upstream, to);
       observability.usageLog?.event('breaker', { upstream, from, to });
     },
     admin: observability.mainAdmin,
@@ -237,7 +242,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     stats: () => tracker.stats(),
     reload: async (next) => {
       if (!generations) throw new Error('gateway not started');
-      const outcome = await generations.reload(next);
+      const outcome = await generations.reload(next).catch((error: unknown) => {
+        migration?.reloadFailed();
+        throw error;
+      });
       if (rollout) await rollout.reload(next);
       else if (hasRolloutPlans(next)) await startRollouts(next);
       observability.usageLog?.event('config', { version: outcome.version, configHash: outcome.configHash, needsRestart: outcome.needsRestart });
@@ -245,7 +253,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     },
     version: () => generations?.active.version ?? 0,
     configHash: () => generations?.active.configHash ?? '',
-    event: (name, fields) => observability.usageLog?.event(name, fields),
+    event: (name, fields) => {
+      // A reload refused before it reached reload() (an invalid file: src/node/config-watch.ts).
+      if (name === 'config-rejected') migration?.reloadFailed();
+      observability.usageLog?.event(name, fields);
+    },
     live,
     rollout: () => rollout?.snapshot(),
   };
@@ -358,11 +370,11 @@ function fleetLog(observability: NodeObservability, msg: string, level: string, 
   else console.error(JSON.stringify({ level, msg, ...fields }));
 }
 
-function shadowSink(observability: NodeObservability, live: LiveCounters, extra: StartOptions['onShadow']): (record: ShadowRecord) => void {
+/** The usage log's `shadow` line, then each of `sinks` (live counters, metrics, the caller's). */
+function shadowSink(observability: NodeObservability, sinks: ReadonlyArray<((record: ShadowRecord) => void) | undefined>): (record: ShadowRecord) => void {
   const log = observability.usageLog;
   return (record) => {
     log?.event('shadow', record);
-    live.recordShadow(record);
-    extra?.(record);
+    for (const sink of sinks) sink?.(record);
   };
 }
