@@ -211,4 +211,32 @@ describe('fallback and breaker', () => {
     expect(failing.seen).toHaveLength(3);
     expect(gateway.records.slice(-2).every((r) => r.fallback === true && r.mode === 'legacy')).toBe(true);
   });
+
+  it('sends a write to legacy while the breaker is open, when the route says fallback: it never reached api2', async () => {
+    const { gateway, failing } = await failingApi2Rig(true);
+    for (let i = 0; i < 3; i++) expect((await send(gateway.origin, { target: `/recipes?title_kw=soup&api_key=${FREE}`, headers: J })).status).toBe(200);
+    expect(failing.seen).toHaveLength(3);
+    const write = await send(gateway.origin, {
+      method: 'POST',
+      target: `/grocerylist?api_key=${FREE}`,
+      headers: { ...J, authorization: ALICE, 'content-type': 'application/json' },
+      body: '{"quantity":"1","name":"milk"}',
+    });
+    expect(write.status).toBe(200);
+    expect(failing.seen).toHaveLength(3);
+    expect(gateway.records.at(-1)).toMatchObject({ operation: 'grocery.create', mode: 'legacy', routeMode: 'api2' });
+  });
+
+  it('answers a write 503 while the breaker is open on a route without fallback', async () => {
+    const { gateway, failing } = await failingApi2Rig(false);
+    for (let i = 0; i < 3; i++) expect((await send(gateway.origin, { target: `/recipes?title_kw=soup&api_key=${FREE}`, headers: J })).status).toBe(502);
+    const write = await send(gateway.origin, {
+      method: 'POST',
+      target: `/grocerylist?api_key=${FREE}`,
+      headers: { ...J, authorization: ALICE, 'content-type': 'application/json' },
+      body: '{"quantity":"1","name":"milk"}',
+    });
+    expect(write.status).toBe(503);
+    expect(failing.seen).toHaveLength(3);
+  });
 });

@@ -11,7 +11,8 @@
  *
  * A safe operation whose api2 answer failed (5xx: timeout, unreachable, schema mismatch, open
  * breaker) falls back to legacy when its route says `fallback`. A write is sent to exactly one
- * upstream, once.
+ * upstream, once: while the api2 breaker is open, a write on a route with `fallback` (every
+ * rolled-out route) goes to legacy, as it was never sent to api2, rather than answering 503.
  */
 import type { OperationMapping } from '../../mappings/types.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
@@ -23,9 +24,9 @@ import type { Attempt, PipelineParts, Side } from './parts.js';
 
 export function chooseSide(parts: PipelineParts, request: CanonicalRequest, forced: string | undefined): Side {
   const side = sideOfMode(parts, request, forced);
-  // A write on a rolled-out route while the api2 breaker is open: to legacy, never sent to api2
-  // (nothing to retry), so the client gets legacy's answer rather than the breaker's 503.
-  if (side === 'api2' && !request.match.operation.safe && parts.route(request.match.operation.id).rollout && parts.api2Open()) return 'legacy';
+  // A write on a route with fallback (a rolled-out one, or configured so) while the api2 breaker is
+  // open: to legacy, never sent to api2 (nothing to retry), rather than the breaker's 503.
+  if (side === 'api2' && !request.match.operation.safe && parts.route(request.match.operation.id).fallback && parts.api2Open()) return 'legacy';
   return side;
 }
 
