@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../src/catalogue/operations.js';
+import { encodedBody, exampleRequests } from './support/catalogue-examples.js';
 import { basic } from './support/http.js';
 import { startParityPair } from './support/parity.js';
 import type { ParityPair } from './support/parity.js';
@@ -144,6 +146,20 @@ describe.each(['http', 'https'] as const)('pass-through parity over %s', (scheme
     await both({ target: `/${list}?api_key=${FREE}`, headers: { authorization: ALICE } });
     expect((await both({ method: 'DELETE', target: `/${list}?rid=11&api_key=${FREE}`, headers: user() })).status).toBe(204);
     await both({ method: 'DELETE', target: `/${list}?rid=11&api_key=${FREE}`, headers: user() });
+  });
+
+  it('every catalogued operation: its sandbox example in each of its forms, JSON and XML', async () => {
+    for (const op of OPERATIONS) {
+      for (const request of exampleRequests(op, FREE)) {
+        for (const json of [true, false]) {
+          const headers: Record<string, string> = json ? { ...JSON_ACCEPT } : {};
+          if (op.auth === 'user') headers['authorization'] = ALICE;
+          const body = encodedBody(request.body, json);
+          if (body) headers['content-type'] = body.contentType;
+          await both({ method: request.method, target: request.target, headers, ...(body ? { body: body.text } : {}) });
+        }
+      }
+    }
   });
 
   it('passes uncatalogued legacy calls (GET /recipe/{id}) through unchanged', async () => {

@@ -21,8 +21,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createGatewayApp } from '../src/app.js';
 import { movability } from '../src/catalogue/movability.js';
 import { OPERATIONS } from '../src/catalogue/operations.js';
-import type { Operation, OperationId } from '../src/catalogue/operations.js';
-import { CATALOGUE_ROUTES } from '../src/catalogue/route-table.js';
+import type { OperationId } from '../src/catalogue/operations.js';
 import { parseConfig } from '../src/config/schema.js';
 import type { GatewayConfigInput } from '../src/config/schema.js';
 import { createApi2SandboxApp } from '../src/sandbox/api2-app.js';
@@ -33,6 +32,7 @@ import { LegacyStore } from '../src/sandbox/legacy-store.js';
 import { UpstreamError } from '../src/upstream/types.js';
 import type { UpstreamClient } from '../src/upstream/types.js';
 import { basic, send } from './support/http.js';
+import { exampleRequests } from './support/catalogue-examples.js';
 import { inProcessUpstream, isLegacyError, sleep, startRigGateway } from './reliability-support.js';
 import type { UpstreamCall } from './reliability-support.js';
 
@@ -46,20 +46,12 @@ interface Write {
   readonly body?: object;
 }
 
-/** Every form of a write operation, sent with the entry's sandbox example (its ids, query and body). */
-function writesOf(op: Operation): Write[] {
-  const { method, target, body } = op.sandbox.example;
-  const [path = '', query] = target.split('?');
-  const example = CATALOGUE_ROUTES.match(method, path);
-  if (example?.operation.id !== op.id) throw new Error(`${op.id}: its sandbox example ${method} ${target} is not one of its forms`);
-  return op.forms.map((form) => {
-    if (form.method === 'GET') throw new Error(`${op.id} is a write answered on GET`);
-    const formPath = form.template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(example.pathParams[name] ?? ''));
-    return { op: op.id, method: form.method, target: `${formPath}?${query ? `${query}&` : ''}api_key=${KEY}`, ...(body ? { body } : {}) };
-  });
-}
-
-const WRITES = OPERATIONS.filter((op) => !op.safe).flatMap(writesOf);
+const WRITES: readonly Write[] = OPERATIONS.filter((op) => !op.safe).flatMap((op) =>
+  exampleRequests(op, KEY).map(({ method, target, body }) => {
+    if (method === 'GET') throw new Error(`${op.id} is a write answered on GET`);
+    return { op: op.id, method, target, ...(body ? { body } : {}) };
+  }),
+);
 const MAPPED_WRITES = WRITES.filter((write) => movability(write.op).canMove);
 
 type Mode = 'legacy' | 'api2' | 'canary→api2' | 'canary→legacy' | 'shadow';

@@ -27,6 +27,7 @@ import {
 } from '../src/sandbox/dataset.js';
 import type { RecipeSearchResult } from '../src/legacy/records.js';
 import { createLegacySandboxApp } from '../src/sandbox/legacy-app.js';
+import { encodedBody } from './support/catalogue-examples.js';
 import { LegacyStore } from '../src/sandbox/legacy-store.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import type { StartedLegacySandbox } from '../src/sandbox/start.js';
@@ -152,18 +153,13 @@ describe('dataset', () => {
 describe('every catalogued operation', () => {
   it.each(OPERATIONS.flatMap((op) => [[op.id, 'JSON'], [op.id, 'XML']] as const))("%s: its entry's example is answered with the entry's success (%s)", async (id, format) => {
     const op = operationById(id);
-    const { method, target, body } = op.sandbox.example;
+    const { method, target, body: example } = op.sandbox.example;
     const app = createLegacySandboxApp(new LegacyStore({ dataset }));
     const headers: Record<string, string> = format === 'JSON' ? { accept: 'application/json' } : {};
     if (op.auth === 'user') headers['authorization'] = basicHeader(ALICE.user, ALICE.password);
-    // A JSON body asks for JSON: the XML run sends the body as a form.
-    if (body) headers['content-type'] = format === 'JSON' ? 'application/json' : 'application/x-www-form-urlencoded';
-    const sent = body && (format === 'JSON' ? JSON.stringify(body) : new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString());
-    const res = await app.request(`http://sandbox${target}${target.includes('?') ? '&' : '?'}api_key=${SANDBOX_API_KEYS.free}`, {
-      method,
-      headers,
-      ...(sent ? { body: sent } : {}),
-    });
+    const body = encodedBody(example, format === 'JSON');
+    if (body) headers['content-type'] = body.contentType;
+    const res = await app.request(`http://sandbox${target}${target.includes('?') ? '&' : '?'}api_key=${SANDBOX_API_KEYS.free}`, { method, headers, ...(body ? { body: body.text } : {}) });
     const text = await res.text();
     expect(res.status, text).toBe(op.answer.status);
     if (op.answer.status === 204) expect(text).toBe('');
