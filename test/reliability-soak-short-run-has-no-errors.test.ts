@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- soak` run short (4 s of load after 1 s of warm-up, 50 connections): the mixed workload
- * of all 16 operations through a legacy-mode and an api2-mode gateway (cache on) ends with 0
+ * of every catalogued operation through a legacy-mode and an api2-mode gateway (cache on) ends with 0
  * errors, every operation answered 2xx in both modes, and prints errors, p99 and the RSS of each
  * gateway with its growth. Correctness, not speed: RSS growth is printed, not asserted (it needs
  * the full 60 s run, by hand).
