@@ -70,13 +70,13 @@ function answerRead(parts: PipelineParts, c: Context, arrival: Arrival, read: Bo
     const served = answerFromPages(parts, searchCache, request, side, headers, defer);
     if (!shadow) return served;
     return Promise.resolve(served).then((outcome) => {
-      offerShadow(parts, request, arrival.requestId, outcome.answer, outcome.fallback ? 'api2' : side, defer);
+      offerShadow(parts, request, arrival.requestId, outcome.answer, side, outcome.fallback === true, defer);
       return outcome;
     });
   }
   const legacy = { clientHeaders: headers, rawBody: read.body, shared: false, signal: runtime.clientSignal(c) };
   return answerFromSide(parts, request, side, legacy).then((attempt) => {
-    if (shadow) offerShadow(parts, request, arrival.requestId, attempt.answer, attempt.fallback ? 'api2' : attempt.side, (work) => runtime.defer?.(c, work));
+    if (shadow) offerShadow(parts, request, arrival.requestId, attempt.answer, attempt.side, attempt.fallback === true, (work) => runtime.defer?.(c, work));
     // Answered once every replica will see the write (afterWrite bounds the wait and never rejects).
     if (searchCache && operation.drops && attempt.answer.status < 300) return searchCache.afterWrite(operation, request.authorization).then(() => attempt);
     return attempt;

@@ -4,7 +4,7 @@
  * (src/traffic/shadow.ts). Writes never are. A route in a rollout's percentage step compares the
  * requests legacy answered the same way (route.compare); at a rollout's 100 % step the answer api2
  * gave is compared with legacy's, asked in the background (no request is answered by legacy
- * there). A fallback is never compared.
+ * there). A fallback (legacy answering for a failed api2) is never compared, nor a 304 (no body).
  */
 import { bodyBytes } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
@@ -33,13 +33,16 @@ export function offerShadow(
   requestId: string,
   answered: Answer,
   side: Side,
+  fallback: boolean,
   defer?: (work: Promise<unknown>) => void,
 ): void {
   const { shadow, config, upstreams } = parts;
   const { operation } = request.match;
   const route = config.routes[operation.id];
   const { mapping } = request;
-  if (answered.status >= 500 || !shadow || !mapping || !upstreams.api2 || !operation.safe) return;
+  // A fallback is legacy answering for a failed api2 (evidence of neither mapping nor agreement);
+  // a 304 to a revalidating client has no body to compare (its shadow call, unconditional, would).
+  if (fallback || answered.status === 304 || answered.status >= 500 || !shadow || !mapping || !upstreams.api2 || !operation.safe) return;
   // Shadow mode, or a rollout's percentage step (route-in-force.ts): what legacy answered is compared.
   const compare = request.routeMode === 'shadow' || (request.routeMode === 'canary' && parts.route(operation.id).compare);
   // A rollout's 100 % step: what api2 answered is compared with legacy's answer, asked in the background.
