@@ -5,7 +5,8 @@
  * with edge values of every type: negative and far times, status 65535 and 65536, latencies of
  * 1e10 ms and finer than 0.01 ms, counts past 2^53, hostile and ill-formed text, wrong types;
  * clients reusing one X-Request-Id; lines without the gateway's `id`, repeated byte for byte;
- * shadow comparisons; other lines and broken text), each ingested into a fresh table:
+ * shadow comparisons; circuit breaker transitions; other lines and broken text), each ingested into
+ * a fresh table:
  *
  * - the two reports are equal (all but what names the source and the broken lines it skipped);
  * - the ingest stores one row per line the file reader counts, and skips exactly the lines the file
@@ -15,6 +16,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ENVELOPE_FIELDS, ORIGIN_FIELDS, RECORD_FIELDS } from '../src/observability/log-schema.js';
 import type { LogFieldType } from '../src/observability/log-schema.js';
+import { parseLine } from '../src/report/parse-record.js';
 import { reportFrom, reportFromInputs } from '../src/report/run.js';
 import { clickHouseSource } from '../src/report/sources/clickhouse.js';
 import { execute, clickHouseTarget, select } from '../src/report/sources/clickhouse-http.js';
@@ -105,11 +107,23 @@ const shadowLine = fc
   }, { requiredKeys: ['time', 'operation', 'outcome'] as never[] })
   .map((fields) => ({ ...fields, msg: 'shadow' }));
 
+const breakerLine = fc
+  .record({
+    level: fc.constant(30),
+    time: fc.oneof(USUAL['epoch-ms'], fc.constantFrom(-1, 'yesterday')),
+    instance: fc.constantFrom('pod-1', 'pod-2'),
+    upstream: fc.constantFrom('api2', 'api2', 'legacy', 7),
+    from: fc.constantFrom('closed', 'half-open', 'open'),
+    to: fc.constantFrom('open', 'open', 'half-open', 'closed'),
+  }, { requiredKeys: ['time'] as never[] })
+  .map((fields) => ({ ...fields, msg: 'breaker' }));
+
 type Entry = { readonly kind: 'object'; readonly fields: Record<string, unknown>; readonly withId: boolean } | { readonly kind: 'text'; readonly text: string } | { readonly kind: 'repeat'; readonly of: number };
 
 const entry: fc.Arbitrary<Entry> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('object' as const), fields: requestLine, withId: fc.boolean() }), weight: 12 },
   { arbitrary: fc.record({ kind: fc.constant('object' as const), fields: shadowLine, withId: fc.boolean() }), weight: 3 },
+  { arbitrary: fc.record({ kind: fc.constant('object' as const), fields: breakerLine, withId: fc.constant(false) }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('text' as const), text: fc.constantFrom('{"level":30,"time":1,"msg":"gateway started"}', '{"msg":"request","time":', 'not json', '[1]', '{"msg":"config","version":"x"}') }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('repeat' as const), of: fc.nat() }), weight: 2 },
 );
@@ -142,7 +156,8 @@ describe('usage analytics on any log', () => {
       fc.asyncProperty(fc.array(entry, { minLength: 1, maxLength: 60 }), async (entries) => {
         run++;
         const table = `prop_${run}`;
-        const file = await writeLog(linesOf(entries, run));
+        const lines = linesOf(entries, run);
+        const file = await writeLog(lines);
         try {
           const loaded = await ingest(target, table, [file]);
           const fromFile = await reportFromInputs([file]);
@@ -152,8 +167,9 @@ describe('usage analytics on any log', () => {
             shadowLines: fromFile.summary.shadowLines,
             otherLines: fromFile.summary.otherLines,
           });
-          const [[rows]] = (await select(target, `SELECT count() FROM ${table} FINAL`)) as [[string]];
+          const [[rows, breakers]] = (await select(target, `SELECT countIf(msg != 'breaker'), countIf(msg = 'breaker') FROM ${table} FINAL`)) as [[string, string]];
           expect(Number(rows)).toBe(fromFile.summary.records + fromFile.summary.shadowLines);
+          expect(Number(breakers)).toBe(lines.filter((line) => parseLine(line).kind === 'breaker').length);
           if (fromFile.summary.records + fromFile.summary.shadowLines > 0) {
             const fromClickHouse = await reportFrom(clickHouseSource(target, table));
             expect(bothKnow(fromClickHouse)).toEqual(bothKnow(fromFile));

@@ -4,7 +4,7 @@
  * shadow line's own fields, and the ClickHouse table made from the same declaration.
  */
 import { columnType, createTableSql } from '../../src/report/sources/clickhouse-ddl.js';
-import { REQUEST_LINE_FIELDS, SHADOW_FIELDS } from '../../src/observability/log-schema.js';
+import { BREAKER_FIELDS, REQUEST_LINE_FIELDS, SHADOW_FIELDS } from '../../src/observability/log-schema.js';
 import type { LogFieldSpec, LogFieldType, Presence } from '../../src/observability/log-schema.js';
 
 const TYPES: Readonly<Record<LogFieldType, string>> = {
@@ -39,6 +39,10 @@ export function requestLineFieldsMarkdown(): string {
 
 export function shadowLineFieldsMarkdown(): string {
   return table(SHADOW_FIELDS);
+}
+
+export function breakerLineFieldsMarkdown(): string {
+  return table(BREAKER_FIELDS);
 }
 
 export function clickHouseTableMarkdown(): string {

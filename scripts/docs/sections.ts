@@ -6,7 +6,7 @@
 import { capabilityMatrixMarkdown } from '../../mappings/capability-matrix.js';
 import { configReferenceMarkdown } from './config-reference.js';
 import { decisionIndexMarkdown } from './decision-index.js';
-import { clickHouseTableMarkdown, requestLineFieldsMarkdown, shadowLineFieldsMarkdown } from './log-fields.js';
+import { breakerLineFieldsMarkdown, clickHouseTableMarkdown, requestLineFieldsMarkdown, shadowLineFieldsMarkdown } from './log-fields.js';
 import { operationCatalogueMarkdown } from './operation-catalogue.js';
 import { schemeCasesMarkdown } from './scheme-cases.js';
 
@@ -25,6 +25,7 @@ export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
   { file: 'docs/hosts-and-schemes.md', name: 'scheme-cases', render: schemeCasesMarkdown },
   { file: 'docs/usage-log-and-report.md', name: 'request-line-fields', render: requestLineFieldsMarkdown },
   { file: 'docs/usage-log-and-report.md', name: 'shadow-line-fields', render: shadowLineFieldsMarkdown },
+  { file: 'docs/usage-log-and-report.md', name: 'breaker-line-fields', render: breakerLineFieldsMarkdown },
   { file: 'docs/analytics-clickhouse.md', name: 'clickhouse-table', render: clickHouseTableMarkdown },
 ];
 

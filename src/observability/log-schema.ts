@@ -132,6 +132,13 @@ export const SHADOW_FIELDS = [
   field('noise', 'paths', 'optional', 'field paths legacy itself varied on'),
 ] as const;
 
+/** What a circuit breaker's transition line (`"msg":"breaker"`, src/node/server.ts onBreaker) adds. */
+export const BREAKER_FIELDS = [
+  field('upstream', 'string', 'optional', 'breaker transition: the upstream whose breaker moved (legacy, api2)'),
+  field('from', 'string', 'optional', 'breaker transition: the state it left (closed, open, half-open)'),
+  field('to', 'string', 'optional', 'breaker transition: the state it entered (closed, open, half-open)'),
+] as const;
+
 export type RecordFieldName = (typeof RECORD_FIELDS)[number]['name'];
 
 type Declared = { readonly name: string; readonly type: LogFieldType; readonly optional: boolean };
@@ -147,8 +154,8 @@ export type LogFields = FieldsOf<(typeof ORIGIN_FIELDS)[number] | (typeof RECORD
 /** Every field of a request line, in order. */
 export const REQUEST_LINE_FIELDS: readonly LogFieldSpec[] = [...ENVELOPE_FIELDS, ...ORIGIN_FIELDS, ...RECORD_FIELDS, MESSAGE_FIELD];
 
-/** Every field stored for analytics: the request line's and the shadow line's. */
-export const STORED_FIELDS: readonly LogFieldSpec[] = [...REQUEST_LINE_FIELDS, ...SHADOW_FIELDS];
+/** Every field stored for analytics: the request line's, the shadow line's and the breaker line's. */
+export const STORED_FIELDS: readonly LogFieldSpec[] = [...REQUEST_LINE_FIELDS, ...SHADOW_FIELDS, ...BREAKER_FIELDS];
 
 /** Largest epoch ms whose second fits ClickHouse's DateTime (UInt32 seconds: 2106-02-07). */
 export const MAX_EPOCH_MS = 2 ** 32 * 1000 - 1;

@@ -14,7 +14,7 @@
  *    "outcome":"differ","diffs":[{"path":"Results[].Title","kind":"changed"}],"noise":[],
  *    "legacyStatus":200,"api2Status":200,"msg":"shadow"}
  */
-import { ENVELOPE_FIELDS, INVALID, ORIGIN_FIELDS, RECORD_FIELDS, readField } from '../observability/log-schema.js';
+import { BREAKER_FIELDS, ENVELOPE_FIELDS, INVALID, ORIGIN_FIELDS, RECORD_FIELDS, readField } from '../observability/log-schema.js';
 import type { LogFieldSpec } from '../observability/log-schema.js';
 import type { LogRecord, ShadowLine } from './types.js';
 
@@ -24,7 +24,7 @@ export type LineFields = Readonly<Record<string, unknown>>;
 export type ParsedLine =
   | { readonly kind: 'record'; readonly record: LogRecord; readonly fields: LineFields }
   | { readonly kind: 'shadow'; readonly shadow: ShadowLine; readonly fields: LineFields }
-  | { readonly kind: 'breaker'; readonly upstream: string; readonly to: string }
+  | { readonly kind: 'breaker'; readonly upstream: string; readonly to: string; readonly fields: LineFields }
   | { readonly kind: 'other' }
   | { readonly kind: 'broken'; readonly reason: string };
 
@@ -48,15 +48,16 @@ export function parseValue(value: unknown): ParsedLine {
 
 /** Every declared field of a line but `msg`, checked on request and shadow lines alike. */
 const CHECKED: readonly LogFieldSpec[] = [...ENVELOPE_FIELDS, ...ORIGIN_FIELDS, ...RECORD_FIELDS];
+const BREAKER_CHECKED: readonly LogFieldSpec[] = [...CHECKED, ...BREAKER_FIELDS];
 
 /**
  * The line's declared fields read by their types; the name of the first one that is not of its
  * type (or, on a request line, a required one that is missing or empty) when there is one.
  */
-function readFields(raw: Record<string, unknown>, request: boolean): Record<string, unknown> | string {
+function readFields(raw: Record<string, unknown>, request: boolean, checked = CHECKED): Record<string, unknown> | string {
   const fields: Record<string, unknown> = {};
-  for (let i = 0; i < CHECKED.length; i++) {
-    const spec = CHECKED[i]!;
+  for (let i = 0; i < checked.length; i++) {
+    const spec = checked[i]!;
     const value = readField(spec.type, raw[spec.name]);
     if (value === INVALID) return spec.name;
     if (value === undefined || value === '') {
@@ -71,8 +72,7 @@ function readFields(raw: Record<string, unknown>, request: boolean): Record<stri
 function fromFields(raw: Record<string, unknown>): ParsedLine {
   const msg = raw['msg'];
   if (msg === 'shadow') return shadowFromFields(raw);
-  // A circuit breaker's transition (src/node/server.ts onBreaker): `{"upstream":"api2","from":"closed","to":"open","msg":"breaker"}`.
-  if (msg === 'breaker') return typeof raw['upstream'] === 'string' && typeof raw['to'] === 'string' ? { kind: 'breaker', upstream: raw['upstream'], to: raw['to'] } : OTHER;
+  if (msg === 'breaker') return breakerFromFields(raw);
   if (msg !== 'request') return OTHER;
   const fields = readFields(raw, true);
   if (typeof fields === 'string') return invalid(fields);
@@ -82,6 +82,20 @@ function fromFields(raw: Record<string, unknown>): ParsedLine {
   // The record is the fields themselves (a LogRecord's fields are among them): no second object per line.
   const record = fields as unknown as LogRecord;
   return { kind: 'record', record, fields };
+}
+
+/**
+ * A circuit breaker's transition (src/node/server.ts onBreaker):
+ * `{"level":30,"time":…,"instance":…,"config":…,"upstream":"api2","from":"closed","to":"open","msg":"breaker"}`;
+ * without an upstream and a state entered, another line; with a declared field not of its type, broken.
+ */
+function breakerFromFields(raw: Record<string, unknown>): ParsedLine {
+  const upstream = raw['upstream'];
+  const to = raw['to'];
+  if (typeof upstream !== 'string' || typeof to !== 'string') return OTHER;
+  const fields = readFields(raw, false, BREAKER_CHECKED);
+  if (typeof fields === 'string') return { kind: 'broken', reason: `breaker line without a valid "${fields}"` };
+  return { kind: 'breaker', upstream: fields['upstream'] as string, to: fields['to'] as string, fields };
 }
 
 const OUTCOMES: ReadonlySet<unknown> = new Set(['equal', 'differ', 'skipped']);

@@ -24,9 +24,8 @@ const opt = (value: unknown): string | undefined => (value === null || value ===
  */
 export async function countsFromClickHouse(target: ClickHouseTarget, name: string, final: boolean): Promise<Aggregator> {
   const agg = new Aggregator();
-  agg.breakerOpens = null; // breaker transitions are not ingested (clickhouse-rows.ts)
   const table = final ? `${name} FINAL` : name;
-  const [cells, otherForms, routeModes, minutes, uses, uncatalogued, outcomes, skipReasons, diffs, noise] = await Promise.all([
+  const [cells, otherForms, routeModes, minutes, uses, uncatalogued, outcomes, skipReasons, diffs, noise, breakerOpens] = await Promise.all([
     select(target, sql.cellsSql(table)),
     select(target, sql.otherFormsSql(table)),
     select(target, sql.routeModesSql(table)),
@@ -37,7 +36,9 @@ export async function countsFromClickHouse(target: ClickHouseTarget, name: strin
     select(target, sql.skipReasonsSql(table)),
     select(target, sql.shadowPathsSql(table, 'diffs')),
     select(target, sql.shadowPathsSql(table, 'noise')),
+    select(target, sql.breakerOpensSql(table)),
   ]);
+  agg.breakerOpens = num((breakerOpens as Row[])[0]?.[0] ?? 0);
   const { small, routed } = fillCells(agg, cells);
   const exact = small.length > 0 ? select(target, sql.exactLatencySql(table, small)) : Promise.resolve([]);
   await fillMinutes(agg, target, table, minutes);

@@ -20,6 +20,7 @@ import type { TableOptions } from './clickhouse-ddl.js';
 import { ClickHouseError, execute, executeWithData } from './clickhouse-http.js';
 import type { ClickHouseTarget } from './clickhouse-http.js';
 import { rowOfLine } from './clickhouse-rows.js';
+import type { RowKind } from './clickhouse-rows.js';
 
 /** Rows per INSERT: fewer, larger parts for ClickHouse to merge (about 35 MB of rows each). */
 const BATCH_ROWS = 100_000;
@@ -51,8 +52,10 @@ export async function ingest(target: ClickHouseTarget, table: string, inputs: re
   const send = async (rows: Batch): Promise<void> => {
     await sending;
     sending = insert(target, table, rows, (at, reason) => {
-      if (rows.isShadow(at)) outcome.shadowLines--;
-      else outcome.records--;
+      const counted = rows.counted(at);
+      if (counted === 'shadow') outcome.shadowLines--;
+      else if (counted === 'record') outcome.records--;
+      else outcome.otherLines--;
       outcome.brokenCount++;
       if (outcome.broken.length < KEEP_BROKEN) outcome.broken.push({ input: rows.inputs[at]!, line: rows.lines[at]!, reason });
     }).finally(() => spare.push(rows.release()));
@@ -66,9 +69,10 @@ export async function ingest(target: ClickHouseTarget, table: string, inputs: re
       const row = rowOfLine(line, lineNumber);
       if (row.kind === 'row') {
         days.add(Math.floor(row.time / 86_400_000));
-        if (row.shadow) outcome.shadowLines++;
-        else outcome.records++;
-        batch.add(row.row, name, lineNumber, row.shadow);
+        if (row.counted === 'shadow') outcome.shadowLines++;
+        else if (row.counted === 'record') outcome.records++;
+        else outcome.otherLines++;
+        batch.add(row.row, name, lineNumber, row.counted);
         if (batch.rows >= BATCH_ROWS) {
           pending.push(batch);
           batch = new Batch(spare);
@@ -117,7 +121,7 @@ class Batch {
   private bytes: Buffer;
   private length = 0;
   private readonly starts: number[] = [];
-  private readonly shadows: boolean[] = [];
+  private readonly kinds: RowKind[] = [];
   readonly inputs: string[] = [];
   readonly lines: number[] = [];
 
@@ -130,11 +134,11 @@ class Batch {
     return this.bytes;
   }
 
-  add(row: string, input: string, line: number, shadow: boolean): void {
+  add(row: string, input: string, line: number, counted: RowKind): void {
     this.starts.push(this.length);
     this.inputs.push(input);
     this.lines.push(line);
-    this.shadows.push(shadow);
+    this.kinds.push(counted);
     // A UTF-8 character takes at most 3 bytes per UTF-16 unit; +1 for the newline.
     const most = row.length * 3 + 1;
     if (this.length + most > this.bytes.length) {
@@ -147,8 +151,8 @@ class Batch {
     this.rows++;
   }
 
-  isShadow(row: number): boolean {
-    return this.shadows[row] === true;
+  counted(row: number): RowKind {
+    return this.kinds[row]!;
   }
 
   /** The rows from `from` up to (not including) `to`. */

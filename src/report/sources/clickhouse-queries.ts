@@ -85,6 +85,9 @@ ${routed(table)} AND isNotNull(client) GROUP BY client, operation, method, templ
 export const uncataloguedSql = (table: string): string => `SELECT method, ifNull(pathTemplate, '(unknown)') AS template, count()
 ${requests(table)} AND operation = 'uncatalogued' GROUP BY method, template`;
 
+/** The api2 circuit breaker's transitions to open (`"msg":"breaker"` lines), as aggregate.ts `addBreaker` counts them. */
+export const breakerOpensSql = (table: string): string => `SELECT countIf(upstream = 'api2' AND \`to\` = 'open') FROM ${table} WHERE msg = 'breaker'`;
+
 const shadows = (table: string): string => `FROM ${table} WHERE msg = 'shadow'`;
 
 export const shadowOutcomesSql = (table: string): string => `SELECT operation, count(), countIf(outcome = 'equal'), countIf(outcome = 'differ'), countIf(outcome = 'skipped')

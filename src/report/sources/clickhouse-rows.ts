@@ -16,8 +16,11 @@ import { parseValue } from '../parse-record.js';
 import { STORED_FIELDS } from '../../observability/log-schema.js';
 import type { LogFieldType } from '../../observability/log-schema.js';
 
+/** What a stored line counts as: a request record, a shadow comparison, or another line (a breaker transition). */
+export type RowKind = 'record' | 'shadow' | 'other';
+
 export type RowOutcome =
-  | { readonly kind: 'row'; readonly row: string; readonly shadow: boolean; readonly time: number }
+  | { readonly kind: 'row'; readonly row: string; readonly counted: RowKind; readonly time: number }
   | { readonly kind: 'other' }
   | { readonly kind: 'broken'; readonly reason: string };
 
@@ -38,12 +41,13 @@ export function rowOfLine(line: string, lineNumber: number): RowOutcome {
   }
   const parsed = parseValue(raw);
   if (parsed.kind === 'broken') return parsed;
-  // Breaker transitions are not ingested: a ClickHouse report says it does not know them (breakerOpens null).
-  if (parsed.kind === 'other' || parsed.kind === 'breaker') return OTHER;
+  if (parsed.kind === 'other') return OTHER;
   const { fields } = parsed;
   let row: string;
   if (parsed.kind === 'record') {
     row = '{"msg":"request"';
+  } else if (parsed.kind === 'breaker') {
+    row = '{"msg":"breaker"';
   } else {
     const { outcome, reason, diffs, noise } = parsed.shadow;
     row = `{"msg":"shadow","outcome":"${outcome}","diffs":${JSON.stringify(diffs)},"noise":${JSON.stringify(noise)}`;
@@ -56,7 +60,7 @@ export function rowOfLine(line: string, lineNumber: number): RowOutcome {
   if (fields['id'] === undefined || fields['id'] === '') {
     row += `,"id":"line:${createHash('sha256').update(`${lineNumber}\n${line}`).digest('hex').slice(0, 32)}"`;
   }
-  return { kind: 'row', row: `${row}}`, shadow: parsed.kind === 'shadow', time: fields['time'] as number };
+  return { kind: 'row', row: `${row}}`, counted: parsed.kind === 'breaker' ? 'other' : parsed.kind, time: fields['time'] as number };
 }
 
 /** A value as read from the line (parse-record.ts), as JSON text for its column. */
