@@ -76,7 +76,7 @@ describe('--check-config', () => {
     expect(await run(['--config', yaml, '--check-config'])).toMatchObject({ code: 0, stdout: `${yaml}: valid\n` });
   }, 60_000);
 
-  it('every error at once: schema, cross-section and every named file, each naming its key and file', async () => {
+  it('every error at once: schema, cross-section, every named file (each naming its key and file) and the environment', async () => {
     const file = await configFile(
       'bad.json',
       JSON.stringify({
@@ -87,9 +87,10 @@ describe('--check-config', () => {
         observability: { log: { enabled: false }, admin: { bearerTokenFile: join(dir, 'short-token') } },
       }),
     );
-    const result = await run(['--config', file, '--check-config']);
+    const result = await run(['--config', file, '--check-config'], { PORT: 'eighty' });
     expect(result.code).toBe(1);
     const lines = result.stderr.trim().split('\n');
+    expect(lines.pop()).toBe('PORT (listen.port): a port number from 0 to 65535, got "eighty"');
     expect(lines.every((line) => line.startsWith(`${file}: `))).toBe(true);
     expect(lines.some((line) => /listen\.port: .*number/.test(line))).toBe(true);
     expect(lines.some((line) => /upstreams\.api2: is required when a route calls api2/.test(line))).toBe(true);

@@ -38,29 +38,29 @@ function secretOf(name: string, key: string, value: string, errors: string[]): s
   return undefined;
 }
 
-export function applyEnvironment(config: GatewayConfig, env: Environment): Applied {
+/** The environment's values, checked on their own (so a file with errors and a bad variable are reported together). */
+export function readEnvironment(env: Environment): { port?: number; adminPort?: number; hashKey?: string; adminToken?: string; errors: string[] } {
   const errors: string[] = [];
+  const port = env['PORT'] ? portOf('PORT', 'listen.port', env['PORT'], errors) : undefined;
+  const adminPort = env['ADMIN_PORT'] ? portOf('ADMIN_PORT', 'observability.admin.listen.port', env['ADMIN_PORT'], errors) : undefined;
+  const hashKey = env['GATEWAY_HASH_KEY'] ? secretOf('GATEWAY_HASH_KEY', 'observability.hashKey', env['GATEWAY_HASH_KEY'], errors) : undefined;
+  const adminToken = env['GATEWAY_ADMIN_TOKEN'] ? secretOf('GATEWAY_ADMIN_TOKEN', 'observability.admin.bearerToken', env['GATEWAY_ADMIN_TOKEN'], errors) : undefined;
+  return { ...(port !== undefined ? { port } : {}), ...(adminPort !== undefined ? { adminPort } : {}), ...(hashKey ? { hashKey } : {}), ...(adminToken ? { adminToken } : {}), errors };
+}
+
+export function applyEnvironment(config: GatewayConfig, env: Environment): Applied {
+  const read = readEnvironment(env);
+  if (read.errors.length > 0) return { ok: false, errors: read.errors };
   let { listen, observability } = config;
-  if (env['PORT']) {
-    const port = portOf('PORT', 'listen.port', env['PORT'], errors);
-    if (port !== undefined) listen = { ...listen, port };
+  if (read.port !== undefined) listen = { ...listen, port: read.port };
+  if (read.adminPort !== undefined && observability.admin.listen) {
+    observability = { ...observability, admin: { ...observability.admin, listen: { ...observability.admin.listen, port: read.adminPort } } };
   }
-  if (env['ADMIN_PORT'] && observability.admin.listen) {
-    const port = portOf('ADMIN_PORT', 'observability.admin.listen.port', env['ADMIN_PORT'], errors);
-    if (port !== undefined) observability = { ...observability, admin: { ...observability.admin, listen: { ...observability.admin.listen, port } } };
+  if (read.hashKey !== undefined) observability = { ...observability, hashKey: read.hashKey };
+  if (read.adminToken !== undefined) {
+    const { bearerTokenFile: _replaced, ...admin } = observability.admin;
+    observability = { ...observability, admin: { ...admin, bearerToken: read.adminToken } };
   }
-  if (env['GATEWAY_HASH_KEY']) {
-    const hashKey = secretOf('GATEWAY_HASH_KEY', 'observability.hashKey', env['GATEWAY_HASH_KEY'], errors);
-    if (hashKey !== undefined) observability = { ...observability, hashKey };
-  }
-  if (env['GATEWAY_ADMIN_TOKEN']) {
-    const bearerToken = secretOf('GATEWAY_ADMIN_TOKEN', 'observability.admin.bearerToken', env['GATEWAY_ADMIN_TOKEN'], errors);
-    if (bearerToken !== undefined) {
-      const { bearerTokenFile: _replaced, ...admin } = observability.admin;
-      observability = { ...observability, admin: { ...admin, bearerToken } };
-    }
-  }
-  if (errors.length > 0) return { ok: false, errors };
   return { ok: true, config: listen === config.listen && observability === config.observability ? config : { ...config, listen, observability } };
 }
 
@@ -73,7 +73,7 @@ export interface Overrides {
 /** The file, then the overrides: what a start runs, and what every reload of the same file runs. */
 export async function loadConfig(path: string, overrides: Overrides): Promise<Applied> {
   const loaded = await loadConfigFile(path);
-  if (!loaded.ok) return { ok: false, errors: loaded.errors };
+  if (!loaded.ok) return { ok: false, errors: [...loaded.errors, ...readEnvironment(overrides.env).errors] };
   return applyOverrides(loaded.config, overrides);
 }
 
