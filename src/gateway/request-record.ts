@@ -15,6 +15,7 @@ import { scrubTemplate } from '../observability/identity.js';
 import type { Identifier } from '../observability/identity.js';
 import type { CacheOutcome } from '../cache/types.js';
 import type { Arrival } from './arrival.js';
+import { jsonChosenBy } from '../legacy/render.js';
 
 /**
  * Which upstream answered the request (the outcome's `side`, logged as `mode`): `legacy`
@@ -47,6 +48,8 @@ export interface RequestRecord {
   readonly scheme?: 'http' | 'https';
   /** Credentials (api_key or Authorization) sent over plain http. */
   readonly insecure: boolean;
+  /** What made the answer JSON (src/legacy/render.ts jsonChosenBy); undefined: XML. */
+  readonly jsonBy?: 'accept' | 'content-type' | undefined;
   /** Which path answered it (see `Mode`). */
   readonly mode?: Mode;
   /** The route's configured mode (legacy, api2, canary, shadow); `mode` says which side answered. */
@@ -122,6 +125,7 @@ export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, ans
     absoluteForm: arrival.absoluteForm,
     scheme: arrival.client.scheme,
     insecure: arrival.insecure,
+    jsonBy: jsonChosenBy(arrival.headers['accept'], arrival.headers['content-type']),
     mode: outcome.side,
     routeMode: arrival.routeMode,
     fallback: outcome.fallback,

@@ -21,10 +21,18 @@ export const XML_TYPE = 'application/xml; charset=utf-8';
 const encoder = new TextEncoder();
 
 export function wantsJson(accept: string | undefined, contentType: string | undefined): boolean {
-  return (
-    (accept !== undefined && accept.toLowerCase().includes('application/json')) ||
-    (contentType !== undefined && contentType.toLowerCase().includes('application/json'))
-  );
+  return jsonChosenBy(accept, contentType) !== undefined;
+}
+
+/**
+ * What makes the answer JSON: `accept`, or `content-type` alone (a request header many HTTP
+ * libraries drop when they follow a redirect, so such a client gets XML after a 308 under
+ * `plainHttpCredentials: redirect`); undefined: the answer is XML.
+ */
+export function jsonChosenBy(accept: string | undefined, contentType: string | undefined): 'accept' | 'content-type' | undefined {
+  if (accept !== undefined && accept.toLowerCase().includes('application/json')) return 'accept';
+  if (contentType !== undefined && contentType.toLowerCase().includes('application/json')) return 'content-type';
+  return undefined;
 }
 
 export interface Rendered {

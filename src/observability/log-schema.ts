@@ -100,6 +100,7 @@ export const RECORD_FIELDS = [
   recordField('operation', 'string', 'required', 'operation id, `uncatalogued`, or `unrouted` (refused before routing)', (r) => r.operation ?? UNROUTED),
   recordField('mode', 'string', 'required', 'side that answered: legacy, api2, or gateway (answered by the gateway itself)', modeOf),
   recordField('insecure', 'boolean', 'always', 'credentials sent over plain http', (r) => r.insecure),
+  recordField('jsonBy', 'string', 'optional', 'what made the answer JSON: accept, or content-type alone (a header HTTP libraries drop following a redirect); absent: XML', (r) => r.jsonBy),
   recordField('status', 'status', 'required', 'HTTP status of the answer', (r) => r.status ?? 0),
   recordField('routeMode', 'string', 'optional', "the configured mode of the operation's route, on every catalogued request: legacy, api2, canary, shadow", (r) => r.routeMode),
   recordField('fallback', 'true', 'optional', 'api2 failed and legacy answered', (r) => (r.fallback ? true : undefined)),

@@ -80,6 +80,8 @@ export interface ClientAgg {
   labelTime: number;
   requests: number;
   legacy: number;
+  /** GET, credentials over plain http, JSON by Content-Type alone: broken by `plainHttpCredentials: redirect`. */
+  redirectBreaks: number;
   first: number;
   last: number;
   /** Keyed by `useKey`. */
@@ -188,7 +190,7 @@ export class Aggregator {
     let client: ClientAgg | undefined;
     if (record.client !== undefined) {
       client = this.clients.get(record.client);
-      if (!client) this.clients.set(record.client, (client = { index: this.clients.size, label: undefined, labelTime: -Infinity, requests: 0, legacy: 0, first: time, last: time, uses: new Map() }));
+      if (!client) this.clients.set(record.client, (client = { index: this.clients.size, label: undefined, labelTime: -Infinity, requests: 0, legacy: 0, redirectBreaks: 0, first: time, last: time, uses: new Map() }));
       op.clients.add(client.index);
     } else {
       this.anonymous++;
@@ -273,7 +275,7 @@ export class Aggregator {
   /** A client's counts, created empty when new. */
   client(id: string, first: number, last: number): ClientAgg {
     let client = this.clients.get(id);
-    if (!client) this.clients.set(id, (client = { index: this.clients.size, label: undefined, labelTime: -Infinity, requests: 0, legacy: 0, first, last, uses: new Map() }));
+    if (!client) this.clients.set(id, (client = { index: this.clients.size, label: undefined, labelTime: -Infinity, requests: 0, legacy: 0, redirectBreaks: 0, first, last, uses: new Map() }));
     return client;
   }
 
@@ -290,6 +292,7 @@ export class Aggregator {
     client.requests++;
     if (record.clientLabel !== undefined) takeLabel(client, record.clientLabel, record.time);
     if (record.mode === 'legacy') client.legacy++;
+    if (record.insecure && record.method === 'GET' && record.jsonBy === 'content-type') client.redirectBreaks++;
     if (record.time < client.first) client.first = record.time;
     if (record.time > client.last) client.last = record.time;
     const template = record.operation === 'uncatalogued' ? record.pathTemplate : undefined;

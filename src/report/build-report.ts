@@ -68,6 +68,12 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], threshol
       .map((t) => ({ method: t.method, pathTemplate: t.pathTemplate, requests: t.requests, clients: t.clients.size }))
       .sort((a, b) => b.requests - a.requests || a.pathTemplate.localeCompare(b.pathTemplate) || a.method.localeCompare(b.method)),
     clients,
+    policy: {
+      redirect: clients
+        .filter((c) => c.redirectBreaks > 0)
+        .map((c) => ({ client: c.client, label: c.label, requests: c.redirectBreaks }))
+        .sort((a, b) => b.requests - a.requests || a.client.localeCompare(b.client)),
+    },
     timeline: timeline(agg, cells, modes.map(([mode]) => mode)),
     trends: { days: days(agg) },
     brokenLines: agg.broken,
@@ -217,6 +223,7 @@ function clientReport(id: string, client: ClientAgg): ClientReport {
     firstSeen: new Date(client.first).toISOString(),
     lastSeen: new Date(client.last).toISOString(),
     uses,
+    redirectBreaks: client.redirectBreaks,
     blockers: [...blockers]
       .map(([kind, b]): Blocker => ({ kind, detail: blockerDetail(kind, b.which), operations: sortedCounts(b.operations).map(([operation]) => operation), requests: b.requests }))
       .sort((a, b) => b.requests - a.requests || a.kind.localeCompare(b.kind)),

@@ -106,6 +106,12 @@ function clientsTable(report: Report): Html {
   return html`<h2>Clients and what blocks their migration</h2><table id="clients"><thead><tr><th>client</th><th>requests</th><th>legacy mode</th><th>last seen</th><th>blockers</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+function redirectSection(report: Report): Html {
+  const broken = report.policy.redirect;
+  const rows = broken.map((c) => html`<tr data-client="${c.client}"><td>${clientName(c)}</td>${cell('requests', c.requests, formatCount(c.requests))}</tr>`);
+  return html`<h2>plainHttpCredentials: redirect would break <span data-field="redirectBreaks" data-value="${broken.length}">${formatCount(broken.length)}</span> clients</h2><p class="muted">Their GET requests send credentials over plain http and ask for JSON by Content-Type alone, a header HTTP libraries drop when they follow the 308: they would get XML.</p>${broken.length === 0 ? '' : html`<table id="redirect-breaks"><thead><tr><th>client</th><th>requests</th></tr></thead><tbody>${rows}</tbody></table>`}`;
+}
+
 function uncataloguedTable(report: Report): Html | '' {
   if (report.uncatalogued.length === 0) return '';
   const rows = report.uncatalogued.map(
@@ -135,6 +141,7 @@ export function renderHtml(report: Report): string {
     readinessTable(report),
     trendsTable(report),
     shadowTable(report),
+    redirectSection(report),
     clientsTable(report),
     uncataloguedTable(report),
     brokenLinesTable(report),

@@ -89,6 +89,10 @@ export function renderText(report: Report): string {
     );
   }
 
+  out.push('', `PLAINHTTPCREDENTIALS: REDIRECT WOULD BREAK ${report.policy.redirect.length} CLIENT${report.policy.redirect.length === 1 ? '' : 'S'} (GET with credentials over plain http, JSON asked by Content-Type alone: a header dropped following the 308)`);
+  for (const c of report.policy.redirect.slice(0, MAX_CLIENTS)) out.push(`${clientName(c)}: ${formatCount(c.requests)} requests`);
+  if (report.policy.redirect.length === 0) out.push('(none)');
+
   out.push('', 'CLIENTS (by remaining legacy use: requests served by the legacy backend)');
   for (const client of report.clients.slice(0, MAX_CLIENTS)) {
     out.push(`${clientName(client)}: ${formatCount(client.requests)} requests, ${formatCount(client.legacyRequests)} in legacy mode, last seen ${client.lastSeen}`);

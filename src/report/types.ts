@@ -25,6 +25,8 @@ export interface LogRecord {
   readonly routeMode: string | undefined;
   /** api2 failed and legacy answered (`mode` is then `legacy`). */
   readonly fallback: boolean;
+  /** What made the answer JSON: `accept` or `content-type` (alone); absent: XML. */
+  readonly jsonBy?: string | undefined;
 }
 
 /** One shadow comparison read back from the usage log (`"msg":"shadow"`, src/traffic/shadow.ts `ShadowRecord`). */
@@ -161,6 +163,12 @@ export interface ClientReport {
   readonly lastSeen: string;
   /** What it still uses, by requests, most first. */
   readonly uses: readonly ClientUse[];
+  /**
+   * Its GET requests with credentials over plain http whose JSON was chosen by Content-Type alone:
+   * under `plainHttpCredentials: redirect` its HTTP library may drop that header following the 308
+   * and get XML.
+   */
+  readonly redirectBreaks: number;
   /** What blocks its migration, by requests, most first. */
   readonly blockers: readonly Blocker[];
 }
@@ -219,6 +227,10 @@ export interface Report {
   readonly uncatalogued: readonly UncataloguedReport[];
   /** By remaining legacy use, most first. */
   readonly clients: readonly ClientReport[];
+  /** What a policy change would break: the clients with `redirectBreaks`, most requests first. */
+  readonly policy: {
+    readonly redirect: ReadonlyArray<{ readonly client: string; readonly label: string | undefined; readonly requests: number }>;
+  };
   readonly timeline: {
     readonly stepSeconds: number;
     /** Every mode seen, most requests first. */

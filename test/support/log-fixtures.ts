@@ -29,6 +29,7 @@ export interface FixtureRecord {
   /** The route's configured mode; `mode` is the side that answered. */
   readonly routeMode?: 'legacy' | 'api2' | 'canary' | 'shadow';
   readonly fallback?: true;
+  readonly jsonBy?: 'accept' | 'content-type';
 }
 
 /** A shadow comparison (src/traffic/shadow.ts `ShadowRecord`). */
@@ -64,6 +65,7 @@ export function logLine(r: FixtureRecord): string {
   if (r.form !== undefined) fields['form'] = r.form;
   if (r.versionPrefix !== undefined) fields['versionPrefix'] = r.versionPrefix;
   fields['scheme'] = r.scheme ?? 'https';
+  if (r.jsonBy !== undefined) fields['jsonBy'] = r.jsonBy;
   if (r.client !== undefined) fields['client'] = r.client;
   if (r.clientLabel !== undefined) fields['clientLabel'] = r.clientLabel;
   if (r.latencyMs !== undefined) fields['latencyMs'] = r.latencyMs;

@@ -131,7 +131,7 @@ async function fillMinutes(agg: Aggregator, target: ClickHouseTarget, table: str
 /** The clients and their uses; returns the requests counted in them (the routed requests with a client). */
 function fillClients(agg: Aggregator, uses: readonly Row[]): number {
   let counted = 0;
-  for (const [id, operation, method, template, mode, form, versionPrefix, scheme, insecure, n, first, last, label, labelTime] of uses as Row[]) {
+  for (const [id, operation, method, template, mode, form, versionPrefix, scheme, insecure, n, first, last, label, labelTime, redirectBreaks] of uses as Row[]) {
     const client = agg.client(String(id), num(first), num(last));
     if (labelTime !== null) takeLabel(client, String(label), num(labelTime));
     const requests = num(n);
@@ -150,6 +150,7 @@ function fillClients(agg: Aggregator, uses: readonly Row[]): number {
     client.uses.set(`${client.uses.size}`, use);
     client.requests += requests;
     if (use.mode === 'legacy') client.legacy += requests;
+    client.redirectBreaks += num(redirectBreaks);
     client.first = Math.min(client.first, num(first));
     client.last = Math.max(client.last, num(last));
     const op = agg.operation(use.operation);

@@ -79,7 +79,8 @@ ${routed(table)} AND isNotNull(latencyMs) AND ${inCells(cells)} GROUP BY operati
  */
 export const usesSql = (table: string): string => `SELECT client, operation, method, if(operation = 'uncatalogued', pathTemplate, NULL) AS template,
   mode, form, versionPrefix, scheme, insecure, count(), min(time), max(time),
-  argMaxIf(clientLabel, (time, ifNull(clientLabel, '')), isNotNull(clientLabel)), if(countIf(isNotNull(clientLabel)) > 0, maxIf(time, isNotNull(clientLabel)), NULL)
+  argMaxIf(clientLabel, (time, ifNull(clientLabel, '')), isNotNull(clientLabel)), if(countIf(isNotNull(clientLabel)) > 0, maxIf(time, isNotNull(clientLabel)), NULL),
+  countIf(insecure = 1 AND method = 'GET' AND jsonBy = 'content-type')
 ${routed(table)} AND isNotNull(client) GROUP BY client, operation, method, template, mode, form, versionPrefix, scheme, insecure`;
 
 export const uncataloguedSql = (table: string): string => `SELECT method, ifNull(pathTemplate, '(unknown)') AS template, count()
