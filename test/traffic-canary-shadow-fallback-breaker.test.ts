@@ -161,7 +161,7 @@ describe('shadow', () => {
 });
 
 describe('fallback and breaker', () => {
-  async function failingApi2Rig(fallback: boolean) {
+  async function failingApi2Rig(fallback: boolean, cache = false) {
     const failing = await startTlsUpstream((_req, res) => {
       res.writeHead(503, { 'content-type': 'application/json' });
       res.end('{"Message":"down"}');
@@ -173,7 +173,7 @@ describe('fallback and breaker', () => {
       upstreams: { legacy: { baseUrl: legacy.origin }, api2: { baseUrl: failing.origin, caFile: failing.caFile } },
       routes: { 'recipes.search': { mode: 'api2', fallback }, 'grocery.create': { mode: 'api2', fallback } },
       traffic: { breakers: { api2: { failureThreshold: 3, openMs: 60_000 } } },
-      cache: { enabled: false },
+      cache: { enabled: cache },
     });
     cleanup.push(() => gateway.close());
     return { gateway, failing };
@@ -237,6 +237,18 @@ describe('fallback and breaker', () => {
       body: '{"quantity":"1","name":"milk"}',
     });
     expect(write.status).toBe(503);
+    expect(failing.seen).toHaveLength(3);
+  });
+
+  it('never stores a fallback page under the api2 key: no HIT is recorded as api2 answering with legacy bytes', async () => {
+    // Stored, legacy's page was served as HITs recorded mode api2 (usage log, report, rollout counters).
+    const { gateway, failing } = await failingApi2Rig(true, true);
+    for (let i = 0; i < 3; i++) {
+      const answered = await send(gateway.origin, { target: `/recipes?title_kw=soup&api_key=${FREE}`, headers: J });
+      expect(answered.status).toBe(200);
+      expect(answered.headers['x-cache']).toBe('MISS');
+      expect(gateway.records.at(-1)).toMatchObject({ operation: 'recipes.search', mode: 'legacy', fallback: true, routeMode: 'api2' });
+    }
     expect(failing.seen).toHaveLength(3);
   });
 });

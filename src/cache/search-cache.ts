@@ -15,8 +15,9 @@
  * - What a successful write drops is said by the catalogue (`drops` on the operation): every page
  *   (review writes move StarRating and ReviewCount), or the writing user's pages (favorites move
  *   IsBookmark). Changes made through other channels show after the TTL.
- * - Pages with `Set-Cookie`, varying on headers other than Accept and Accept-Encoding, or in a
- *   content coding other than the one the fill asked for, are not stored.
+ * - Pages with `Set-Cookie`, varying on headers other than Accept and Accept-Encoding, in a
+ *   content coding other than the one the fill asked for, or answered by legacy for a failed api2
+ *   (a fallback), are not stored.
  */
 import { LRUCache } from 'lru-cache';
 import type { Operation } from '../catalogue/operations.js';
@@ -53,7 +54,8 @@ export interface PageRequest {
 const STORABLE_VARY = new Set(['accept', 'accept-encoding']);
 
 function storable(answer: StoredAnswer, coding: string | undefined): boolean {
-  if (answer.setCookie.length > 0) return false;
+  // Legacy's bytes under an api2 key would be served and recorded as api2's answers.
+  if (answer.fallback === true || answer.setCookie.length > 0) return false;
   // A page in another coding than the fill asked for would reach clients that never accepted it.
   const sent = answer.headers['content-encoding']?.trim().toLowerCase();
   if (sent !== undefined && sent !== 'identity' && sent !== coding) return false;

@@ -10,6 +10,8 @@ export interface StoredAnswer {
   /** Set-Cookie values, kept apart: a page that sets cookies is never stored. */
   readonly setCookie: readonly string[];
   readonly body: Uint8Array;
+  /** Legacy's answer for a failed api2 (a fallback): served to the requests that waited for it, never stored under the api2 page's key. */
+  readonly fallback?: true;
 }
 
 export interface FreshnessPolicy {

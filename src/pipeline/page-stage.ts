@@ -8,7 +8,7 @@
  * on it. A client's `If-None-Match` is answered 304 from the stored page's ETag (stored-answer.ts).
  */
 import type { SearchCache } from '../cache/search-cache.js';
-import type { Served } from '../cache/types.js';
+import type { Served, StoredAnswer } from '../cache/types.js';
 import { routeFreshness } from '../config/schema.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { renderLegacyRequest } from '../request/render-legacy.js';
@@ -42,9 +42,9 @@ export function answerFromPages(
     },
     async () => {
       filled = await answerFromSide(parts, request, side, legacy);
-      return toStored(filled.answer);
+      return storedOf(filled);
     },
-    async () => toStored((await answerFromSide(parts, request, side, legacy)).answer),
+    async () => storedOf(await answerFromSide(parts, request, side, legacy)),
   );
   const outcome = ({ answer: stored, outcome: cacheOutcome }: Served): Outcome => {
     const answer = fromStored(stored, cacheOutcome, { ifNoneMatch: headers['if-none-match'], ifModifiedSince: headers['if-modified-since'] });
@@ -52,4 +52,10 @@ export function answerFromPages(
     return { answer, side: filled.side, upstreamMs: filled.upstreamMs, error: filled.error, fallback: filled.fallback, cache: cacheOutcome };
   };
   return served instanceof Promise ? served.then(outcome) : outcome(served);
+}
+
+/** The attempt as the cache takes it: a fallback is marked, so it is never stored as the api2 page. */
+function storedOf(attempt: Attempt): StoredAnswer {
+  const stored = toStored(attempt.answer);
+  return attempt.fallback === true ? { ...stored, fallback: true } : stored;
 }
