@@ -14,5 +14,5 @@ export const NULL_TIER: CacheTier = {
   remember: () => undefined,
   invalidateAll: () => Promise.resolve(true),
   invalidateGroup: () => Promise.resolve(true),
-  onInvalidate: () => undefined,
+  onInvalidate: () => () => undefined,
 };

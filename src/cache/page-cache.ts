@@ -57,6 +57,8 @@ export class PageCache {
   private readonly local: MemoryTier;
   private readonly shared: CacheTier;
   private readonly flights = new Map<string, Promise<Fill>>();
+  /** What detaches this cache from the shared tier (see dispose). */
+  private readonly detach: Array<() => void>;
 
   constructor(
     options: PageCacheOptions,
@@ -66,8 +68,15 @@ export class PageCache {
     this.now = options.now ?? (() => Date.now());
     this.local = new MemoryTier({ maxEntries: options.maxEntries, maxBytes: options.maxBytes, now: this.now, onEvicted: () => void (this.counters.evicted += 1) });
     this.shared = options.tier ?? NULL_TIER;
-    this.shared.onInvalidate((group) => (group === null ? this.local.dropAll() : this.local.dropGroup(group)));
-    this.shared.onResync?.(() => this.dropOutdated());
+    this.detach = [
+      this.shared.onInvalidate((group) => (group === null ? this.local.dropAll() : this.local.dropGroup(group))),
+      ...(this.shared.onResync ? [this.shared.onResync(() => this.dropOutdated())] : []),
+    ];
+  }
+
+  /** Detaches this cache from the shared tier, which outlives it (a reload replaced it): the tier no longer holds it. */
+  dispose(): void {
+    for (const detach of this.detach.splice(0)) detach();
   }
 
   get size(): { entries: number; bytes: number } {

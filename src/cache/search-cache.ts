@@ -107,6 +107,11 @@ export class SearchCache {
     });
   }
 
+  /** Detaches the page cache from the shared tier (a reload replaced this cache). */
+  dispose(): void {
+    this.pages.dispose();
+  }
+
   /**
    * A successful write of `operation` changed what pages show (as the catalogue says). Resolves
    * once the shared tier took the invalidation, or once it could not in time (the tier bounds

@@ -52,14 +52,14 @@ export interface CacheTier {
   invalidateAll(): Promise<boolean>;
   /** Drops one group's entries on every replica; resolves as invalidateAll. */
   invalidateGroup(group: string): Promise<boolean>;
-  /** Told of invalidations made by any replica (group null: all), to drop L1 entries. */
-  onInvalidate(listener: (group: string | null) => void): void;
+  /** Told of invalidations made by any replica (group null: all), to drop L1 entries. Returns what detaches the listener. */
+  onInvalidate(listener: (group: string | null) => void): () => void;
   /**
    * The stamp a read of this group would carry now (the shared generations), so an L1 entry filled
    * under an older one is not served: undefined when the tier cannot say (out: L1 is trusted as
    * without a tier). Absent on a tier that cannot answer it cheaply (L1 hits are then not checked).
    */
   readonly currentStamp?: (group: string | null) => string | undefined | Promise<string | undefined>;
-  /** Told when the tier is back after an outage or a lost subscription: messages may have been missed. */
-  onResync?(listener: () => void): void;
+  /** Told when the tier is back after an outage or a lost subscription: messages may have been missed. Returns what detaches the listener. */
+  onResync?(listener: () => void): () => void;
 }

@@ -14,6 +14,7 @@
  */
 import { keepForMs } from '../cache/freshness.js';
 import { decodeEntry, encodeEntry, fenceText } from '../cache/tier-codec.js';
+import { ListenerSet } from '../cache/listener-set.js';
 import type { CacheTier, LockOutcome, TierRead } from '../cache/tier.js';
 import type { TierEntry } from '../cache/types.js';
 
@@ -34,7 +35,7 @@ async function sha(text: string): Promise<string> {
 
 export class CacheApiTier implements CacheTier {
   readonly lockTtlMs = 0;
-  private readonly listeners: Array<(group: string | null) => void> = [];
+  private readonly listeners = new ListenerSet<[group: string | null]>();
   /** Writes still running: the Worker hands them to `ctx.waitUntil`, or workerd cuts them with the answer. */
   private readonly pending = new Set<Promise<void>>();
 
@@ -88,8 +89,8 @@ export class CacheApiTier implements CacheTier {
     return this.track(sha(group).then((hash) => this.set(`gen/${hash}`, newGeneration(), MAX_AGE_S))).then(() => true);
   }
 
-  onInvalidate(listener: (group: string | null) => void): void {
-    this.listeners.push(listener);
+  onInvalidate(listener: (group: string | null) => void): () => void {
+    return this.listeners.add(listener);
   }
 
   /** Resolves when every write started so far is done (for `ctx.waitUntil`). */

@@ -37,6 +37,8 @@ export interface Generation {
   readonly app: FetchTarget;
   readonly traffic: TrafficState | undefined;
   readonly upstreams: readonly UpstreamClient[];
+  /** The page cache this generation serves from (shared with the next one while the cache config stays the same). */
+  readonly searchCache: SearchCache | null;
   inFlight: number;
   /** Counts a request of this generation out (made once per generation, not per request). */
   readonly answered: (response: Response) => Response;
@@ -141,6 +143,7 @@ export class Generations {
       app,
       traffic,
       upstreams: api2 ? [legacy, api2] : [legacy],
+      searchCache: this.searchCache,
       inFlight: 0,
       answered: (response) => {
         generation.inFlight -= 1;
@@ -158,5 +161,7 @@ export class Generations {
     const deadline = Date.now() + 60_000;
     while (generation.inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     await Promise.all(generation.upstreams.map((u) => u.close()));
+    // A page cache replaced by a reload is detached from the shared tier, which would else hold it forever.
+    if (generation.searchCache !== this.searchCache) generation.searchCache?.dispose();
   }
 }

@@ -12,6 +12,7 @@
  * - PEER_ACK_TIMEOUT_MS is 1 s: a message between processes of one machine takes well under a
  *   millisecond; a worker that does not answer within a second is stuck or gone.
  */
+import { ListenerSet } from '../../cache/listener-set.js';
 import type { LockOutcome, CacheTier } from '../../cache/tier.js';
 import type { PageDropMessage } from './page-drop-messages.js';
 
@@ -19,14 +20,14 @@ const PEER_ACK_TIMEOUT_MS = 1_000;
 
 export class ClusterTier implements CacheTier {
   readonly lockTtlMs = 0;
-  private readonly listeners: Array<(group: string | null) => void> = [];
+  private readonly listeners = new ListenerSet<[group: string | null]>();
   private readonly waiting = new Map<number, () => void>();
   private next = 0;
 
   constructor(private readonly onUnacknowledged: (reason: string) => void) {
     process.on('message', (message: PageDropMessage | undefined) => {
       if (message?.type === 'gateway:drop-pages') {
-        for (const listener of this.listeners) listener(null);
+        this.listeners.emit(null);
         this.send({ type: 'gateway:pages-dropped', id: message.id });
       } else if (message?.type === 'gateway:pages-dropped') this.waiting.get(message.id)?.();
     });
@@ -56,8 +57,8 @@ export class ClusterTier implements CacheTier {
     return this.dropEverywhere();
   }
 
-  onInvalidate(listener: (group: string | null) => void): void {
-    this.listeners.push(listener);
+  onInvalidate(listener: (group: string | null) => void): () => void {
+    return this.listeners.add(listener);
   }
 
   private dropEverywhere(): Promise<boolean> {

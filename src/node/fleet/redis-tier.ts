@@ -27,6 +27,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { keepForMs } from '../../cache/freshness.js';
 import { decodeEntry, encodeEntry } from '../../cache/tier-codec.js';
+import { ListenerSet } from '../../cache/listener-set.js';
 import { TierBreaker } from '../../cache/tier-breaker.js';
 import type { CacheTier, LockOutcome, TierLease, TierRead } from '../../cache/tier.js';
 import type { TierEntry } from '../../cache/types.js';
@@ -64,11 +65,11 @@ export class RedisTier implements CacheTier {
   private readonly redis: Scripted;
   private readonly p: string;
   private readonly instance = randomUUID();
-  private readonly listeners: Array<(group: string | null) => void> = [];
+  private readonly listeners = new ListenerSet<[group: string | null]>();
   /** Invalidations that could not reach Redis: replayed when it comes back. */
   private pendingAll = false;
   private readonly pendingGroups = new Set<string>();
-  private readonly resyncListeners: Array<() => void> = [];
+  private readonly resyncListeners = new ListenerSet<[]>();
   /** The hits of this event-loop turn waiting for the current generations (sent at its end). */
   private stampBatch: StampBatch | undefined;
   private unacknowledgedCount = 0;
@@ -142,12 +143,12 @@ export class RedisTier implements CacheTier {
     return this.invalidate(this.groupGen(group), `${this.instance} g:${group}`, GROUP_GENERATION_TTL_MS, () => this.pendingGroups.delete(group));
   }
 
-  onInvalidate(listener: (group: string | null) => void): void {
-    this.listeners.push(listener);
+  onInvalidate(listener: (group: string | null) => void): () => void {
+    return this.listeners.add(listener);
   }
 
-  onResync(listener: () => void): void {
-    this.resyncListeners.push(listener);
+  onResync(listener: () => void): () => void {
+    return this.resyncListeners.add(listener);
   }
 
   /** Every hit of this event-loop turn shares one MGET, sent once the turn's arrivals are in (never one sent before a hit arrived). */
@@ -169,7 +170,7 @@ export class RedisTier implements CacheTier {
     // Replayed first: the stamps compared next are read after them on the same connection.
     if (this.pendingAll) void this.invalidateAll();
     for (const group of [...this.pendingGroups]) void this.invalidateGroup(group);
-    for (const listener of this.resyncListeners) listener();
+    this.resyncListeners.emit();
   }
 
   private sendStamps(batch: StampBatch): void {
@@ -228,6 +229,6 @@ export class RedisTier implements CacheTier {
     const what = message.slice(space + 1);
     const group = what === '*' ? null : what.startsWith('g:') ? what.slice(2) : undefined;
     if (group === undefined) return;
-    for (const listener of this.listeners) listener(group);
+    this.listeners.emit(group);
   }
 }
