@@ -50,3 +50,20 @@ it('never compares a fallback (legacy answering for a failed api2) as if api2 ha
   await settle();
   expect(gateway.shadows, JSON.stringify(gateway.shadows)).toEqual([]);
 });
+
+it('compares one api2 answer once: HITs of its stored page are not compared again', async () => {
+  const { gateway } = await startRolloutRig(cleanup, {
+    routes: { 'recipes.search': { rollout: { steps: [100], onFailure: 'pause' } } },
+    rollout: { evaluationMs: 60_000 },
+    cache: { enabled: true },
+  });
+  expect(snapshot(gateway).operations[0]?.state).toMatchObject({ operation: 'recipes.search', at: 100 });
+  for (const expected of ['MISS', 'HIT', 'HIT']) {
+    const answered = await send(gateway.origin, SEARCH);
+    expect(answered.status).toBe(200);
+    expect(answered.headers['x-cache']).toBe(expected);
+  }
+  await waitFor(() => gateway.shadows.length >= 1);
+  await settle();
+  expect(gateway.shadows.map((shadow) => shadow.outcome)).toEqual(['equal']);
+});

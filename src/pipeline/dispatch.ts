@@ -70,13 +70,14 @@ function answerRead(parts: PipelineParts, c: Context, arrival: Arrival, read: Bo
     const served = answerFromPages(parts, searchCache, request, side, headers, defer);
     if (!shadow) return served;
     return Promise.resolve(served).then((outcome) => {
-      offerShadow(parts, request, arrival.requestId, outcome.answer, side, outcome.fallback === true, defer);
+      // Only the request that filled the page made an upstream call (and has its time).
+      offerShadow(parts, request, arrival.requestId, outcome.answer, side, { fallback: outcome.fallback === true, stored: outcome.upstreamMs === undefined }, defer);
       return outcome;
     });
   }
   const legacy = { clientHeaders: headers, rawBody: read.body, shared: false, signal: runtime.clientSignal(c) };
   return answerFromSide(parts, request, side, legacy).then((attempt) => {
-    if (shadow) offerShadow(parts, request, arrival.requestId, attempt.answer, attempt.side, attempt.fallback === true, (work) => runtime.defer?.(c, work));
+    if (shadow) offerShadow(parts, request, arrival.requestId, attempt.answer, attempt.side, { fallback: attempt.fallback === true, stored: false }, (work) => runtime.defer?.(c, work));
     // Answered once every replica will see the write (afterWrite bounds the wait and never rejects).
     if (searchCache && operation.drops && attempt.answer.status < 300) return searchCache.afterWrite(operation, request.authorization).then(() => attempt);
     return attempt;

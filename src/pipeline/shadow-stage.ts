@@ -33,7 +33,8 @@ export function offerShadow(
   requestId: string,
   answered: Answer,
   side: Side,
-  fallback: boolean,
+  /** fallback: legacy answered for a failed api2; stored: a stored page, or another request's call (a cache HIT, STALE or flight waiter). */
+  how: { readonly fallback: boolean; readonly stored: boolean },
   defer?: (work: Promise<unknown>) => void,
 ): void {
   const { shadow, config, upstreams } = parts;
@@ -42,11 +43,12 @@ export function offerShadow(
   const { mapping } = request;
   // A fallback is legacy answering for a failed api2 (evidence of neither mapping nor agreement);
   // a 304 to a revalidating client has no body to compare (its shadow call, unconditional, would).
-  if (fallback || answered.status === 304 || answered.status >= 500 || !shadow || !mapping || !upstreams.api2 || !operation.safe) return;
+  if (how.fallback || answered.status === 304 || answered.status >= 500 || !shadow || !mapping || !upstreams.api2 || !operation.safe) return;
   // Shadow mode, or a rollout's percentage step (route-in-force.ts): what legacy answered is compared.
   const compare = request.routeMode === 'shadow' || (request.routeMode === 'canary' && parts.route(operation.id).compare);
-  // A rollout's 100 % step: what api2 answered is compared with legacy's answer, asked in the background.
-  const reverse = side === 'api2' && request.routeMode === 'api2' && parts.route(operation.id).rollout;
+  // A rollout's 100 % step: what api2 answered to this request is compared with legacy's answer, asked
+  // in the background. A stored page is not compared again: one api2 answer would count as many.
+  const reverse = side === 'api2' && !how.stored && request.routeMode === 'api2' && parts.route(operation.id).rollout;
   if (!(side === 'legacy' && compare) && !reverse) return;
   if (Math.random() >= (route?.shadow?.sampleRate ?? 1)) return;
   const background = { clientHeaders: {}, rawBody: null, shared: true, signal: undefined } as const;
