@@ -247,6 +247,9 @@ describe.each([
     expect(asked.headers['etag'], 'a strong validator of the gzip bytes is weak for the decoded ones').toBe('W/"v1"');
     ok(await run({ base, target: '/gzip', headers: { 'accept-encoding': 'br;q=1, gzip;q=0' } }));
     expect(seen.at(-1)?.headers['accept-encoding']).toBe('identity');
+    // The gateway's one negotiation (src/request/encoding.ts): x-gzip is gzip, the higher weight counts.
+    ok(await run({ base, target: '/gzip', headers: { 'accept-encoding': 'x-gzip;q=0, gzip' } }));
+    expect(seen.at(-1)?.headers['accept-encoding'], 'gzip accepted by name after x-gzip;q=0').toBe('gzip');
     const head = ok(await run({ base, target: '/gzip', method: 'HEAD', headers: { 'accept-encoding': 'gzip' } }));
     expect(head.headers['content-encoding']).toBeUndefined();
     expect(head.headers['content-length']).toBeUndefined();

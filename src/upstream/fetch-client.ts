@@ -14,7 +14,7 @@
  * DECISION (content coding; proxy-lessons "Headers and bodies", honojs/hono#3518): fetch decodes
  * compressed answers and gives no portable way to read the encoded bytes, so the undici rule
  * "pass encoded bytes through untouched" cannot hold here. Instead:
- *   1. Upstream, `accept-encoding` is `gzip` when the client accepts gzip (it saves bandwidth
+ *   1. Upstream, `accept-encoding` is `gzip` when the client accepts gzip (negotiateEncoding, src/request/encoding.ts: it saves bandwidth
  *      between the edge and the backend, and every fetch implementation decodes gzip), and
  *      `identity` otherwise (explicitly: fetch would otherwise ask for gzip/br by itself and
  *      answer the client with bytes it did not ask for). On the Workers platform (and miniflare)
@@ -40,6 +40,7 @@ import { UpstreamError } from './types.js';
 import type { UpstreamClient, UpstreamFailure, UpstreamRequest, UpstreamResponse } from './types.js';
 import { readWithin } from '../http/bounded-read.js';
 import { carriesBody } from '../http/answer.js';
+import { negotiateEncoding } from '../request/encoding.js';
 
 export interface FetchUpstreamOptions {
   readonly name: string;
@@ -103,23 +104,8 @@ export function createFetchUpstream(options: FetchUpstreamOptions): UpstreamClie
 /** The request headers with `accept-encoding` decided as above (names are lower-case). */
 function upstreamHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = { ...headers };
-  out['accept-encoding'] = acceptsGzip(headers['accept-encoding']) ? 'gzip' : 'identity';
+  out['accept-encoding'] = negotiateEncoding(headers['accept-encoding']);
   return out;
-}
-
-/** Whether an Accept-Encoding value accepts gzip (by name, x-gzip or `*`, with q > 0). */
-export function acceptsGzip(value: string | undefined): boolean {
-  if (!value) return false;
-  let star: boolean | undefined;
-  for (const part of value.split(',')) {
-    const [rawName = '', ...params] = part.split(';');
-    const name = rawName.trim().toLowerCase();
-    const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
-    const accepted = q === undefined || Number(q.slice(2)) > 0;
-    if (name === 'gzip' || name === 'x-gzip') return accepted;
-    if (name === '*') star = accepted;
-  }
-  return star === true;
 }
 
 /** Lower-case names; `set-cookie` kept as separate values; decoded-body headers fixed (see above). */
