@@ -61,4 +61,18 @@ describe('a failure of the gateway itself', () => {
       ['reviews.create', 500, 'internal'],
     ]);
   });
+
+  it('answers an XML client (the legacy default, no Accept) in the XML error shape', async () => {
+    const { app } = gatewayWhoseSignalThrows();
+    const quiet = console.error;
+    console.error = () => {};
+    try {
+      const answer = await app.request('http://gw.example/review/12?api_key=k');
+      expect(answer.status).toBe(500);
+      expect(answer.headers.get('content-type')).toMatch(/xml/);
+      expect(await answer.text()).toContain('<Message>The gateway failed to answer this request.</Message>');
+    } finally {
+      console.error = quiet;
+    }
+  });
 });

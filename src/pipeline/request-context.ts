@@ -70,18 +70,18 @@ export function requestContext(options: RequestContextOptions): Handler {
     try {
       outcome = runGuards(guards, arrival) ?? dispatch(c, arrival);
     } catch (error) {
-      outcome = failed(error);
+      outcome = failed(error, arrival.json);
     }
     if (!(outcome instanceof Promise)) return finish(arrival, outcome);
     return outcome.then(
       (done) => finish(arrival, done),
-      (error: unknown) => finish(arrival, failed(error)),
+      (error: unknown) => finish(arrival, failed(error, arrival.json)),
     );
   };
 }
 
-/** A failure of the gateway itself: a 500 in the legacy shape, recorded as `internal`. */
-function failed(error: unknown): Outcome {
+/** A failure of the gateway itself: a 500 in the legacy shape (JSON or XML, as the client reads), recorded as `internal`. */
+function failed(error: unknown, json: boolean): Outcome {
   console.error(JSON.stringify({ level: 'error', msg: 'unhandled gateway error', error: String(error) }));
-  return refused(500, 'internal', 'The gateway failed to answer this request.', true);
+  return refused(500, 'internal', 'The gateway failed to answer this request.', json);
 }
