@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { hostMatcher, hostnameOf } from '../pipeline/host-guard.js';
+import { hostnameOf } from '../pipeline/host-guard.js';
 
 /** Takes the CONNECT (true) or leaves it to be refused (false). */
 export type ConnectTerminator = (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
@@ -29,8 +29,7 @@ export function connectAuthority(target: string): { host: string; port: number }
  * DECISION: accepted on port 443 (where a redirect to `https://<legacy host>/` sends the client)
  * and on the gateway's own https port; a legacy host entry that names a port matches that port.
  */
-export function connectTerminator(legacyHosts: readonly string[], httpsPort: number, secure: Server): ConnectTerminator {
-  const isLegacyHost = hostMatcher(legacyHosts);
+export function connectTerminator(isLegacyHost: (authority: string) => boolean, httpsPort: number, secure: Server): ConnectTerminator {
   return (req, socket, head) => {
     const authority = connectAuthority(req.url ?? '');
     if (!authority || (authority.port !== 443 && authority.port !== httpsPort)) return false;

@@ -24,7 +24,6 @@ import { normaliseTarget } from '../http/target.js';
 import type { TargetResult } from '../http/target.js';
 import type { RuntimeAnswer, RuntimeArrival } from '../gateway/env.js';
 import { wantsJson } from '../legacy/render.js';
-import { hostMatcher } from '../pipeline/host-guard.js';
 import { refuseEarly } from './early-refusals.js';
 import type { ListenerRefusal } from './early-refusals.js';
 import { REQUEST_ID_HEADER } from '../observability/request-id.js';
@@ -62,7 +61,8 @@ const ABSOLUTE_FORM = /^(https?):\/\/([^/?#]*)(.*)$/i;
 const VALID_HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
 
 export interface ListenerOptions {
-  readonly legacyHosts: readonly string[];
+  /** Whether an authority is one of the legacy hosts (hostMatcher of `legacyHosts`, built once per config and shared with CONNECT termination). */
+  readonly isLegacyHost: (authority: string) => boolean;
   readonly maxUrlLength: number;
   /** Reports the refusals made here through the gateway's record sink (usage log, metrics). */
   readonly observer?: RefusalObserver | undefined;
@@ -74,7 +74,7 @@ export type FetchTarget = Pick<Hono<any>, 'fetch'>;
 
 export function createNodeListener(app: FetchTarget, options: ListenerOptions) {
   const honoListener = getRequestListener(app.fetch);
-  const isLegacyHost = hostMatcher(options.legacyHosts);
+  const { isLegacyHost } = options;
 
   const observer = options.observer;
 

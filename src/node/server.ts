@@ -28,6 +28,7 @@ import { configView, trafficView } from './admin-views.js';
 import { answerClientError, answerConnect } from './node-refusals.js';
 import type { ClientError } from './node-refusals.js';
 import { ArrivingRequest, createNodeListener } from './listener.js';
+import { hostMatcher } from '../pipeline/host-guard.js';
 import { lingerWhenUnread, oweAnswer } from './answers-on-socket.js';
 import { connectTerminator } from './connect-termination.js';
 import type { ConnectTerminator } from './connect-termination.js';
@@ -148,8 +149,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   }, fleet);
   if (hasRolloutPlans(config)) await startRollouts(config);
   const observer: RefusalObserver | undefined = observability.sink ? { sink: observability.sink, identifier: observability.identifier } : undefined;
+  // One matcher of the legacy hosts for this config: the listener's absolute-form targets and CONNECT termination.
+  const isLegacyHost = hostMatcher(config.legacyHosts);
   const listener = createNodeListener(generations.target, {
-    legacyHosts: config.legacyHosts,
+    isLegacyHost,
     maxUrlLength: config.limits.maxUrlLength,
     observer,
   });
@@ -166,7 +169,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     const [cert, key] = await Promise.all([readFile(config.listen.https.certFile), readFile(config.listen.https.keyFile)]);
     const secure = tracker.watch(createHttpsServer({ ...nodeOptions, cert, key }, tracker.wrap(readiness.wrap(listener))), config, true);
     servers.push(secure);
-    tracker.terminateConnect = connectTerminator(config.legacyHosts, config.listen.https.port, secure);
+    tracker.terminateConnect = connectTerminator(isLegacyHost, config.listen.https.port, secure);
     httpsOrigin = await listen(secure, config.listen.host, config.listen.https.port, 'https');
   }
 
