@@ -45,4 +45,22 @@ describe('usage log and api keys in the target', () => {
       for (const secret of sample.secrets) expect(log.includes(secret.toLowerCase()), `${sample.target} leaked ${secret}`).toBe(false);
     }
   });
+
+  it('holds no key-like path segment of an uncatalogued call, even one that is not the request own key', async () => {
+    const upstream = await startRecordingUpstream();
+    const logFile = join(await tempDir(), 'usage.log');
+    const gateway = await startTestGateway(upstream.origin, { observability: { log: { destination: logFile } } });
+    const others = fc.sample(fc.stringMatching(/^[A-Za-z0-9_-]{16,40}$/), { numRuns: 20, seed: 20261124 });
+    try {
+      for (const other of others) {
+        const res = await send(gateway.origin, { target: `/keys/${other}/x?api_key=sandbox-free-key`, headers: { accept: 'application/json' } });
+        expect(res.status).toBeLessThan(500);
+      }
+    } finally {
+      await gateway.close();
+      await upstream.close();
+    }
+    const log = (await readFile(logFile, 'utf8')).toLowerCase();
+    for (const other of others) expect(log.includes(other.toLowerCase()), `leaked ${other}`).toBe(false);
+  });
 });

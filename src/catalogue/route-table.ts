@@ -118,7 +118,14 @@ function safeDecode(value: string): string {
 /**
  * A path template for uncatalogued requests, so that logs group `/recipe/123` and `/recipe/456`
  * as `/recipe/{n}` and never carry raw identifiers.
+ *
+ * DECISION: a segment of 16 characters or more is written `{s}`. Such a segment is an identifier or
+ * a secret far more often than a word of the API (BigOven api keys are 32 characters; the legacy
+ * document's longest path word is 11), and a key that is not the request's own cannot be told
+ * apart from an identifier, so none is kept.
  */
+const LONG_SEGMENT = 16;
+
 export function uncataloguedTemplate(path: string): string {
   return (
     path
@@ -127,7 +134,7 @@ export function uncataloguedTemplate(path: string): string {
         if (segment === '') return segment;
         if (/^[0-9]+$/.test(segment)) return '{n}';
         if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(segment)) return '{guid}';
-        if (segment.length > 40 || /%/.test(segment)) return '{s}';
+        if (segment.length >= LONG_SEGMENT || /%/.test(segment)) return '{s}';
         return segment.toLowerCase();
       })
       .join('/')
