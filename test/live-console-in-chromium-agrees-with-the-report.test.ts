@@ -9,18 +9,17 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportFromInputs } from '../src/report/run.js';
 import { startApi2Sandbox } from '../src/sandbox/api2-start.js';
 import { PLACEHOLDER_PHOTO_URL } from '../src/sandbox/dataset.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
+import { openChromiumPage } from './support/chromium.js';
 import { basic, send } from './support/http.js';
 import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = join(process.cwd(), 'artifacts', 'live-console.png');
 const J = { accept: 'application/json' };
 const FREE = 'sandbox-free-key';
@@ -28,7 +27,6 @@ const ALICE = basic('alice', 'alice-pass');
 const cleanup: Array<() => Promise<void>> = [];
 let gateway: TestGateway;
 let logFile: string;
-let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
@@ -51,17 +49,7 @@ beforeAll(async () => {
     observability: { log: { destination: logFile }, admin: { listen: { host: '127.0.0.1', port: 0 } } },
   });
   cleanup.push(() => gateway.close());
-  const profile = await mkdtemp(join(tmpdir(), 'chromium-profile-'));
-  cleanup.push(() => rm(profile, { recursive: true, force: true }));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    javaScriptEnabled: false,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1600, height: 1000 },
-  });
-  cleanup.push(() => context.close());
-  page = context.pages()[0] ?? (await context.newPage());
+  page = await openChromiumPage(cleanup);
 }, 60_000);
 
 afterAll(async () => {

@@ -50,8 +50,8 @@ describe('promotion', () => {
   });
 
   it('holds without an event while the step is too young or the evidence too thin', () => {
-    expect(evaluate(at(0), plan, evidence({ compared: 40, agreed: 40 }), T0 + 999)).toEqual({ state: at(0), events: [] });
-    expect(evaluate(at(0), plan, evidence({ compared: 39, agreed: 39 }), T0 + 5_000)).toEqual({ state: at(0), events: [] });
+    expect(evaluate(at(0), plan, evidence({ compared: 40, agreed: 40 }), T0 + 999)).toMatchObject({ state: at(0), events: [] });
+    expect(evaluate(at(0), plan, evidence({ compared: 39, agreed: 39 }), T0 + 5_000)).toMatchObject({ state: at(0), events: [] });
     const canary = evaluate(at(1), plan, evidence({ api2: { requests: 49, p95Ms: 5 }, legacy: { requests: 400, p95Ms: 5 } }), T0 + 5_000);
     expect(canary.state.step).toBe(1);
     expect(canary.events).toEqual([]);

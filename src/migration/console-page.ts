@@ -7,6 +7,8 @@ import type { GatewayConfig } from '../config/schema.js';
 import type { AdminView } from '../observability/admin-routes.js';
 import { BLOCKER_TEXT } from './blockers.js';
 import { consoleModel } from './console-model.js';
+import { renderRolloutSection } from './console-rollout.js';
+import type { RolloutSnapshot } from './rollout/runner.js';
 import type { ConsoleModel, ConsoleOperation } from './console-model.js';
 import type { LiveCounters } from './live-counters.js';
 import { DEFAULT_THRESHOLDS } from './readiness.js';
@@ -16,7 +18,7 @@ import { READINESS_HTML_HEADERS, readinessHtmlCells } from '../report/render-rea
 
 const STYLE = `
 body { font-family: system-ui, sans-serif; margin: 24px; color: #222; }
-h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 17px; margin-top: 28px; border-bottom: 1px solid #ccc; }
+h1 { font-size: 22px; margin-bottom: 4px; } h3 { font-size: 15px; } h2 { font-size: 17px; margin-top: 28px; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; font-size: 13px; margin: 8px 0; }
 th, td { padding: 3px 7px; border-bottom: 1px solid #eee; text-align: left; vertical-align: top; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
@@ -40,7 +42,7 @@ function scopeText(model: ConsoleModel): string {
     : 'Counters of this replica only (no shared Redis configured, or Redis out): other replicas are not shown.';
 }
 
-export function renderConsole(model: ConsoleModel, refreshSeconds: number): string {
+export function renderConsole(model: ConsoleModel, refreshSeconds: number, rollout?: RolloutSnapshot, nowMs = model.toMs): string {
   const minutes = Math.round((model.toMs - model.fromMs) / 60_000);
   const rows = model.operations.map((op) => html`<tr data-operation="${op.operation}"><td>${op.operation}</td>${routeCells(op)}${readinessHtmlCells(op)}</tr>`);
   const clients = model.clients.slice(0, CLIENTS_SHOWN).map(
@@ -63,6 +65,7 @@ export function renderConsole(model: ConsoleModel, refreshSeconds: number): stri
 <h2>Operations</h2>
 <p class="muted">Verdicts by the readiness model the migration report uses, on this window's counters. Latencies are fixed-bucket bounds (≤).</p>
 <table id="operations"><thead><tr><th>operation</th><th>route mode</th><th>canary</th><th>shadow sample</th>${READINESS_HTML_HEADERS}</tr></thead><tbody>${rows}</tbody></table>
+${renderRolloutSection(rollout, nowMs)}
 <h2>Clients held back</h2>
 ${clientSection}`;
   // STYLE is a constant of this file, never data: written as it is.
@@ -75,7 +78,7 @@ ${clientSection}`;
 const REFRESH_SECONDS = 5;
 
 /** The console as an admin view at `/admin`, on the config in force. */
-export function consoleView(live: LiveCounters, active: () => { readonly config: GatewayConfig; readonly configHash: string } | undefined): AdminView {
+export function consoleView(live: LiveCounters, active: () => { readonly config: GatewayConfig; readonly configHash: string } | undefined, rollout: () => RolloutSnapshot | undefined = () => undefined): AdminView {
   return {
     path: '/admin',
     type: 'html',
@@ -83,7 +86,7 @@ export function consoleView(live: LiveCounters, active: () => { readonly config:
       const now = active();
       const window = await live.window(Date.now() - live.spanMs);
       if (!now) return '<!doctype html><title>Migration console</title><p>starting</p>';
-      return renderConsole(consoleModel(window, now.config, DEFAULT_THRESHOLDS, now.configHash), REFRESH_SECONDS);
+      return renderConsole(consoleModel(window, now.config, DEFAULT_THRESHOLDS, now.configHash), REFRESH_SECONDS, rollout(), Date.now());
     },
   };
 }

@@ -115,7 +115,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       { path: '/admin/config', render: () => (generations ? configView(generations.active) : {}) },
       { path: '/admin/traffic', render: () => (generations ? trafficView(generations.active) : {}) },
       rolloutRoutes.view,
-      consoleView(live, () => generations?.active),
+      consoleView(live, () => generations?.active, () => rollout?.snapshot()),
     ],
     // The pools of the config in force (a retired generation's pools drain and close on their own).
     () => (generations?.active.upstreams ?? []).flatMap((upstream) => (upstream.stats ? [{ name: upstream.name, stats: upstream.stats() }] : [])),

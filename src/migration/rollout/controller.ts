@@ -15,7 +15,7 @@
  * Rollback is fast (one period's evidence, `failSamples`), promotion slow (the whole step's).
  */
 import type { RolloutPlan } from '../../config/rollout.js';
-import { evidenceFields, judgeGates, measuredBaseline } from './gates.js';
+import { describeGate as describe, evidenceFields, judgeGates, measuredBaseline } from './gates.js';
 import type { WindowEvidence } from './gates.js';
 import type { GateResult, Position, RolloutEvent, RolloutEventKind, RolloutState } from './state.js';
 import { positionLabel, positionOf } from './steps.js';
@@ -32,6 +32,8 @@ export interface Evidence {
 export interface Decision {
   readonly state: RolloutState;
   readonly events: readonly RolloutEvent[];
+  /** The gates judged at this evaluation (held or not), for the console's "last evaluation". */
+  readonly judged?: readonly GateResult[];
 }
 
 export function evaluate(state: RolloutState, plan: RolloutPlan, evidence: Evidence, now: number): Decision {
@@ -56,18 +58,19 @@ export function evaluate(state: RolloutState, plan: RolloutPlan, evidence: Evide
     return {
       state: next,
       events: [event(now, state, next, 'gate-failed', `${why} → ${plan.onFailure}`, judged, facts), ...(next.at !== state.at ? [event(now, state, next, next.status === 'paused' ? 'pause' : 'rollback', next.reason, judged, facts)] : [])],
+      judged,
     };
   }
 
   const last = state.step >= plan.steps.length - 1;
   const lasted = now - state.since >= plan.minStepMs;
   const conclusive = stepGates.length > 0 && stepGates.every((gate) => gate.outcome === 'pass');
-  if (last || !lasted || !conclusive) return { state: kept, events: [] };
+  if (last || !lasted || !conclusive) return { state: kept, events: [], judged };
   const step = state.step + 1;
   const at = positionOf(plan, step);
   const reason = `${stepGates.map(describe).join('; ')} over ${Math.round((now - state.since) / 1000)} s`;
   const next: RolloutState = { ...kept, step, at, since: now, reason: `promoted: ${reason}` };
-  return { state: next, events: [event(now, state, next, 'promote', reason, judged, facts)] };
+  return { state: next, events: [event(now, state, next, 'promote', reason, judged, facts)], judged };
 }
 
 function afterFailure(state: RolloutState, plan: RolloutPlan, now: number, why: string): RolloutState {
@@ -84,12 +87,6 @@ function afterFailure(state: RolloutState, plan: RolloutPlan, now: number, why: 
       return { ...state, step, at, status: step < 0 ? 'rolled-back' : 'running', since: now, reason: `back one step to ${positionLabel(at)}: ${why}` };
     }
   }
-}
-
-function describe(gate: GateResult): string {
-  const value = (n: number | null): string => (n === null ? '-' : Number.isInteger(n) ? String(n) : n.toFixed(3));
-  const op = gate.gate === 'shadowAgreement' ? (gate.outcome === 'fail' ? '<' : '≥') : gate.outcome === 'fail' ? '>' : '≤';
-  return `${gate.gate} ${value(gate.measured)} ${op} ${value(gate.bound)} (${gate.window}, ${gate.samples} samples)`;
 }
 
 function event(now: number, from: RolloutState, to: RolloutState, kind: RolloutEventKind, reason: string, gates?: readonly GateResult[], evidence?: Record<string, number | null>): RolloutEvent {

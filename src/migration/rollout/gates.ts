@@ -107,3 +107,10 @@ export function judgeGates(plan: RolloutPlan, at: Position, window: WindowEviden
   }
   return results;
 }
+
+/** One gate's judgement in words: `shadowAgreement 0.950 ≥ 0.900 (step, 40 samples)`. */
+export function describeGate(gate: GateResult): string {
+  const value = (n: number | null): string => (n === null ? '-' : Number.isInteger(n) ? String(n) : n.toFixed(3));
+  const op = gate.gate === 'shadowAgreement' ? (gate.outcome === 'fail' ? '<' : '≥') : gate.outcome === 'fail' ? '>' : '≤';
+  return `${gate.gate} ${value(gate.measured)} ${op} ${value(gate.bound)} (${gate.window}, ${gate.samples} samples)`;
+}

@@ -20,7 +20,7 @@ import { applyAction } from './actions.js';
 import type { RolloutAction } from './actions.js';
 import { evaluate } from './controller.js';
 import type { OperationEvidence, WindowEvidence } from './gates.js';
-import type { Position, RolloutEvent, RolloutState } from './state.js';
+import type { GateResult, Position, RolloutEvent, RolloutState } from './state.js';
 import { exposureOf, initialState, planKey, replan } from './steps.js';
 import type { Exposure } from './steps.js';
 import type { RolloutStore, StoredState } from './store.js';
@@ -48,6 +48,8 @@ export interface RolloutStatusView {
   readonly exposure: Exposure;
   readonly steps: readonly Position[];
   readonly last: boolean;
+  /** The gates judged at this operation's last evaluation on this process (held or not), or null. */
+  readonly judged: { readonly time: string; readonly gates: readonly GateResult[] } | null;
 }
 
 export interface RolloutSnapshot {
@@ -72,6 +74,7 @@ export class RolloutRunner {
   private states = new Map<OperationId, StoredState>();
   private exposures = new Map<OperationId, Exposure>();
   private recent: RolloutEvent[] = [];
+  private judged = new Map<OperationId, { time: string; gates: readonly GateResult[] }>();
   private leader = false;
   private frozen: string | null = null;
   private lastEvaluation: number | null = null;
@@ -153,7 +156,7 @@ export class RolloutRunner {
       lastEvaluation: this.lastEvaluation === null ? null : new Date(this.lastEvaluation).toISOString(),
       operations: [...this.plans].map(([operation, plan]) => {
         const state = this.states.get(operation)?.state ?? null;
-        return { operation, state, exposure: this.route(operation) ?? LEGACY, steps: plan.steps, last: state !== null && state.step === plan.steps.length - 1 };
+        return { operation, state, exposure: this.route(operation) ?? LEGACY, steps: plan.steps, last: state !== null && state.step === plan.steps.length - 1, judged: this.judged.get(operation) ?? null };
       }),
       events: this.recent,
     };
@@ -205,6 +208,7 @@ export class RolloutRunner {
           const decision = evaluate(state, plan, { step: evidence?.step ?? EMPTY, recent: evidence?.recent ?? EMPTY, readsDone: this.readsDone(id) }, now);
           state = decision.state;
           events.push(...decision.events);
+          if (decision.judged) this.judged.set(id, { time: new Date(now).toISOString(), gates: decision.judged });
         }
       }
       if (stored && state === stored.state) continue;

@@ -1,0 +1,58 @@
+/**
+ * The console's rollout section, from the rollout runner's snapshot (src/migration/rollout/runner.ts):
+ * per operation with a plan its step in force, its state (running, waiting, paused, frozen and
+ * why, done, rolled back), the time in step and the last gate evaluation; then the recent moves
+ * and failed gates, newest first, with when and why. Server-rendered, no script.
+ */
+import type { RolloutSnapshot } from './rollout/runner.js';
+import { describeGate } from './rollout/gates.js';
+import type { GateResult, RolloutEvent } from './rollout/state.js';
+import { positionLabel } from './rollout/steps.js';
+import { html } from '../report/html.js';
+
+/** Recent moves shown (the runner keeps `rollout.keepEvents`). */
+const MOVES_SHOWN = 30;
+
+export type ConsoleRolloutState = 'running' | 'waiting' | 'paused' | 'frozen' | 'done' | 'rolled-back';
+
+/** The state shown: frozen (nothing moves, the snapshot says why) over the stored status; done at the last step. */
+export function rolloutStateOf(snapshot: RolloutSnapshot, view: RolloutSnapshot['operations'][number]): ConsoleRolloutState {
+  const status = view.state?.status ?? 'running';
+  if (snapshot.frozen !== null && (status === 'running' || status === 'waiting')) return 'frozen';
+  if (status === 'running' && view.last) return 'done';
+  return status;
+}
+
+const GATE_WORD: Record<GateResult['outcome'], string> = { pass: 'held', fail: 'failed', inconclusive: 'too few samples' };
+
+function seconds(ms: number): string {
+  return ms < 120_000 ? `${Math.max(0, Math.round(ms / 1000))} s` : `${Math.round(ms / 60_000)} min`;
+}
+
+function gateList(gates: readonly GateResult[]) {
+  return html`<ul>${gates.map((g) => html`<li data-gate="${g.gate}" data-window="${g.window}" data-outcome="${g.outcome}">${GATE_WORD[g.outcome]}: ${describeGate(g)}</li>`)}</ul>`;
+}
+
+function moveRow(event: RolloutEvent) {
+  return html`<tr data-kind="${event.kind}" data-operation="${event.operation}" data-from="${String(event.from)}" data-to="${String(event.to)}"><td>${event.time}</td><td>${event.operation}</td><td>${event.kind}</td><td>${positionLabel(event.from)} → ${positionLabel(event.to)}</td><td>${event.by}</td><td>${event.reason}${event.gates?.some((g) => g.outcome === 'fail') ? gateList(event.gates.filter((g) => g.outcome === 'fail')) : ''}</td></tr>`;
+}
+
+/** The section, or nothing when no rollout plan runs. */
+export function renderRolloutSection(snapshot: RolloutSnapshot | undefined, nowMs: number) {
+  if (!snapshot) return '';
+  const rows = snapshot.operations.map((view) => {
+    const state = rolloutStateOf(snapshot, view);
+    const { exposure } = view;
+    const step = exposure.mode === 'canary' ? `canary ${exposure.canaryPercent} %` : exposure.mode;
+    const since = view.state?.since ?? null;
+    const why = state === 'frozen' ? snapshot.frozen : (view.state?.reason ?? '');
+    return html`<tr data-operation="${view.operation}"><td>${view.operation}</td><td data-field="step" data-value="${String(view.state?.at ?? 'legacy')}">${step}<br><span class="muted">${view.steps.map(positionLabel).join(' → ')}</span></td><td data-field="state" data-value="${state}">${state}<br><span class="muted">${why}</span></td><td class="n" data-field="timeInStep" data-value="${since === null ? '' : nowMs - since}">${since === null ? '-' : seconds(nowMs - since)}</td><td data-field="lastEvaluation" data-value="${view.judged?.time ?? ''}">${view.judged ? html`${view.judged.time}${gateList(view.judged.gates)}` : html`<span class="muted">not evaluated on this replica</span>`}</td></tr>`;
+  });
+  const moves = snapshot.events.filter((e) => e.from !== e.to || e.kind === 'gate-failed' || e.kind === 'pause' || e.kind === 'resume' || e.kind === 'frozen' || e.kind === 'unfrozen');
+  const shown = moves.slice(-MOVES_SHOWN).reverse();
+  return html`<h2>Rollouts</h2>
+<p id="rollout-scope" class="muted" data-store="${snapshot.store}" data-leader="${String(snapshot.leader)}">State kept in ${snapshot.store}; ${snapshot.leader ? 'this replica evaluates the gates' : 'another replica evaluates the gates'} every ${snapshot.evaluationMs} ms; last evaluation ${snapshot.lastEvaluation ?? 'not yet'}.${snapshot.frozen ? html` <strong class="open">Frozen: ${snapshot.frozen}</strong>` : ''}</p>
+<table id="rollouts"><thead><tr><th>operation</th><th>step in force (plan)</th><th>state</th><th>time in step</th><th>last gate evaluation</th></tr></thead><tbody>${rows}</tbody></table>
+<h3>Recent moves</h3>
+${shown.length === 0 ? html`<p class="muted" id="rollout-moves">No move yet.</p>` : html`<table id="rollout-moves"><thead><tr><th>when</th><th>operation</th><th>what</th><th>from → to</th><th>by</th><th>why</th></tr></thead><tbody>${shown.map(moveRow)}</tbody></table>`}`;
+}

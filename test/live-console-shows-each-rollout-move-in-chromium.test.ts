@@ -1,0 +1,70 @@
+/**
+ * The live console shows a rollout, in a real browser with JavaScript off: before any move the
+ * route's step in force (shadow), its state and plan, and "no move yet"; after the gateway moved
+ * the route by itself (promoted from shadow to 5 %, then sent back when api2 started to differ),
+ * a reload shows each move with when, from → to and why, the failed gates with their numbers, and
+ * the last gate evaluation (each gate held or failed).
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestGateway } from './support/gateway.js';
+import type { Api2Front } from './support/api2-front.js';
+import { openChromiumPage } from './support/chromium.js';
+import { TOKEN, positionOf, snapshot, startRolloutRig, traffic, until } from './support/rollout.js';
+
+const cleanup: Array<() => Promise<void>> = [];
+let gateway: TestGateway;
+let front: Api2Front;
+let page: Page;
+
+beforeAll(async () => {
+  ({ gateway, front } = await startRolloutRig(cleanup));
+  page = await openChromiumPage(cleanup, { authorization: `Bearer ${TOKEN}` });
+}, 60_000);
+
+afterAll(async () => {
+  while (cleanup.length > 0) await cleanup.pop()?.();
+}, 60_000);
+
+const cell = (field: string) => page.locator(`#rollouts tr[data-operation="recipes.search"] [data-field="${field}"]`);
+
+describe('the live console during a rollout', () => {
+  it('shows the step in force, the state and the plan before any move', async () => {
+    expect((await page.goto(`${gateway.origin}/admin`))?.status()).toBe(200);
+    expect(await cell('step').getAttribute('data-value')).toBe('shadow');
+    expect(await cell('step').textContent()).toContain('shadow → 5 % → 25 % → 100 %');
+    expect(await cell('state').getAttribute('data-value')).toBe('running');
+    expect(await page.textContent('#rollout-moves')).toContain('No move yet');
+  });
+
+  it('shows each move after the gateway made it: when, from → to, why, and the failed gates with their numbers', async () => {
+    const load = traffic([gateway]);
+    cleanup.push(() => load.stop());
+    await until('5 %', () => positionOf(gateway) === 5);
+    front.mode = 'differ';
+    await until('back to shadow', () => positionOf(gateway) === 'shadow');
+    await load.stop();
+    const events = snapshot(gateway).events;
+    await page.reload();
+    expect(await cell('step').getAttribute('data-value')).toBe('shadow');
+    const moves = page.locator('#rollout-moves tbody tr');
+    const shown = await moves.evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-kind')} ${r.getAttribute('data-from')}→${r.getAttribute('data-to')}`));
+    // Newest first.
+    expect(shown.slice(0, 3)).toEqual(['rollback 5→shadow', 'gate-failed 5→shadow', 'promote shadow→5']);
+    const promote = events.find((e) => e.kind === 'promote')!;
+    const promoteRow = page.locator('#rollout-moves tr[data-kind="promote"]');
+    expect(await promoteRow.locator('td').nth(0).textContent()).toBe(promote.time);
+    expect(await promoteRow.locator('td').nth(3).textContent()).toBe('shadow → 5 %');
+    expect(await promoteRow.locator('td').nth(5).textContent()).toContain('shadowAgreement');
+    const failedRow = page.locator('#rollout-moves tr[data-kind="gate-failed"]');
+    expect(await failedRow.locator('td').nth(5).textContent()).toContain('→ back-one-step');
+    const failedGates = await failedRow.locator('li[data-outcome="fail"]').allTextContents();
+    expect(failedGates.length).toBeGreaterThan(0);
+    expect(failedGates[0]).toMatch(/^failed: \w+ [\d.-]+ [<>] [\d.]+ \((step|recent), \d+ samples\)$/);
+    // The last evaluation on this replica: each gate judged, held or not.
+    expect(await cell('lastEvaluation').getAttribute('data-value')).not.toBe('');
+    expect(await cell('lastEvaluation').locator('li').count()).toBeGreaterThan(0);
+    expect(Number(await cell('timeInStep').getAttribute('data-value'))).toBeGreaterThanOrEqual(0);
+    expect(await page.getAttribute('#rollout-scope', 'data-store')).toBe('memory');
+  }, 60_000);
+});
