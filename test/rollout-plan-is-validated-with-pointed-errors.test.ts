@@ -70,4 +70,11 @@ describe('rollout plans', () => {
     expect(noApi2.ok ? [] : noApi2.errors).toEqual(['upstreams.api2: is required when a route calls api2 (recipes.search: rollout)']);
     expect(errorsOf({ workers: 2, rollout: { stateFile: '/tmp/rollout.json' } })[0]).toMatch(/^rollout\.stateFile: is one process's rollout state/);
   });
+
+  it('reports a write waiting on its reads and a shared state file in the same round as an error elsewhere in the file', () => {
+    const errors = errorsOf({ listen: { port: 'eighty' }, workers: 2, rollout: { stateFile: '/tmp/rollout.json' }, routes: { 'reviews.create': { rollout: { steps: [10, 100] } } } });
+    expect(errors.some((e) => e.startsWith('listen.port: '))).toBe(true);
+    expect(errors).toContain('routes["reviews.create"].rollout: a write\'s rollout starts once the reads of reviews have finished theirs: give reviews.get, reviews.list a rollout plan or mode "api2"');
+    expect(errors.some((e) => e.startsWith('rollout.stateFile: is one process\'s rollout state'))).toBe(true);
+  });
 });

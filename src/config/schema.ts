@@ -286,16 +286,7 @@ export const GatewayConfigSchema = z
   })
   .strict()
   .superRefine((config, ctx) => {
-    const missing = api2UpstreamMissing(config);
-    if (missing) ctx.addIssue({ code: 'custom', path: ['upstreams', 'api2'], message: missing });
-    writeRolloutIssues(config, ctx);
-    if (config.rollout.stateFile !== undefined && config.workers !== 1 && !config.cache.redis) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['rollout', 'stateFile'],
-        message: 'is one process\'s rollout state: with several workers, share the state through cache.redis instead (or run workers: 1)',
-      });
-    }
+    for (const issue of crossSectionIssues(config)) ctx.addIssue({ code: 'custom', ...issue });
   });
 
 type RouteConfig = z.output<typeof RouteConfigSchema>;
@@ -321,39 +312,62 @@ function rolloutIssues(id: OperationId, route: RouteConfig, ctx: z.RefinementCtx
   }
 }
 
+/** A pointed error that needs more than one section. */
+interface CrossSectionIssue {
+  readonly path: Array<string | number>;
+  readonly message: string;
+}
+
+type LooseRoute = { readonly mode?: unknown; readonly rollout?: unknown } | undefined;
+
+const objectOr = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
 /**
- * A write's rollout starts once the reads of its resource have finished theirs (the plan of a
- * read that can move must exist, or the read must already be on api2).
+ * The checks across sections: routes that call api2 need an api2 upstream; a write's rollout waits
+ * for its reads'; a rollout state file is one process's. Run by the schema on a valid document, and
+ * by parseConfig on a document with other errors (zod skips an object's refinements then), so that
+ * every error is reported in one round: they read the document as written, loosely (a key left out
+ * is its default).
  */
-function writeRolloutIssues(config: { routes: Record<string, RouteConfig> }, ctx: z.RefinementCtx): void {
-  for (const [id, route] of Object.entries(config.routes)) {
+function crossSectionIssues(document: unknown): CrossSectionIssue[] {
+  const doc = objectOr(document) ?? {};
+  const routes = (objectOr(doc['routes']) ?? {}) as Record<string, LooseRoute>;
+  const route = (id: string): LooseRoute => objectOr(routes[id]);
+  const issues: CrossSectionIssue[] = [];
+
+  if (objectOr(doc['upstreams'])?.['api2'] === undefined) {
+    const api2Routes = Object.keys(routes)
+      .filter((id) => API2_MODES.includes(route(id)?.mode as RouteMode) || Boolean(route(id)?.rollout))
+      .map((id) => `${id}: ${route(id)?.rollout ? 'rollout' : String(route(id)?.mode)}`);
+    if (api2Routes.length > 0) issues.push({ path: ['upstreams', 'api2'], message: `is required when a route calls api2 (${api2Routes.join(', ')})` });
+  }
+
+  // A write's rollout starts once the reads of its resource have finished theirs (the plan of a
+  // read that can move must exist, or the read must already be on api2).
+  for (const id of Object.keys(routes)) {
     const write = OPERATIONS.find((op) => op.id === id && !op.safe);
-    if (!route.rollout || !write || !movability(write.id).canMove) continue;
+    if (!route(id)?.rollout || !write || !movability(write.id).canMove) continue;
     const stuck = OPERATIONS.filter((op) => op.resource === write.resource && op.safe && movability(op.id).canMove)
       .map((op) => op.id)
-      .filter((read) => !config.routes[read]?.rollout && config.routes[read]?.mode !== 'api2');
+      .filter((read) => !route(read)?.rollout && route(read)?.mode !== 'api2');
     if (stuck.length > 0) {
-      ctx.addIssue({
-        code: 'custom',
+      issues.push({
         path: ['routes', id, 'rollout'],
         message: `a write's rollout starts once the reads of ${write.resource} have finished theirs: give ${stuck.join(', ')} a rollout plan or mode "api2"`,
       });
     }
   }
-}
 
-/**
- * The one check across sections: routes that call api2 need an api2 upstream. Also run on a
- * document with other errors (zod skips an object's refinements then), so that every error is
- * reported in one round.
- */
-function api2UpstreamMissing(document: unknown): string | undefined {
-  const doc = (document ?? {}) as { routes?: unknown; upstreams?: { api2?: unknown } };
-  if (doc.routes === null || typeof doc.routes !== 'object' || (doc.upstreams as { api2?: unknown } | undefined)?.api2 !== undefined) return undefined;
-  const api2Routes = Object.entries(doc.routes as Record<string, { mode?: unknown; rollout?: unknown } | null>)
-    .filter(([, route]) => API2_MODES.includes(route?.mode as RouteMode) || Boolean(route?.rollout))
-    .map(([id, route]) => `${id}: ${route?.rollout ? 'rollout' : String(route?.mode)}`);
-  return api2Routes.length > 0 ? `is required when a route calls api2 (${api2Routes.join(', ')})` : undefined;
+  // `workers` left out is 1 (its default).
+  const workers = doc['workers'];
+  if (objectOr(doc['rollout'])?.['stateFile'] !== undefined && workers !== undefined && workers !== 1 && !objectOr(doc['cache'])?.['redis']) {
+    issues.push({
+      path: ['rollout', 'stateFile'],
+      message: 'is one process\'s rollout state: with several workers, share the state through cache.redis instead (or run workers: 1)',
+    });
+  }
+  return issues;
 }
 
 export type GatewayConfigInput = z.input<typeof GatewayConfigSchema>;
@@ -366,8 +380,10 @@ export function parseConfig(document: unknown): ConfigResult {
   const result = GatewayConfigSchema.safeParse(document);
   if (result.success) return { ok: true, config: result.data };
   const errors = result.error.issues.map((issue) => `${keyPath(issue.path) || '(root)'}: ${issue.message}`);
-  const missing = api2UpstreamMissing(document);
-  if (missing && !errors.includes(`upstreams.api2: ${missing}`)) errors.push(`upstreams.api2: ${missing}`);
+  for (const issue of crossSectionIssues(document)) {
+    const error = `${keyPath(issue.path)}: ${issue.message}`;
+    if (!errors.includes(error)) errors.push(error);
+  }
   return { ok: false, errors };
 }
 
