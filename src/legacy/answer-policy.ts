@@ -75,9 +75,9 @@ export async function deliver(answer: LegacyBody, delivery: Delivery): Promise<D
 
 /** FNV-1a (32 bit) of the bytes, with their length: `W/"<len hex>-<hash hex>"`. */
 export function weakEtag(bytes: Uint8Array): string {
-  let hash = 0x811c9dc5;
-  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
-  return `W/"${bytes.byteLength.toString(16)}-${hash.toString(16).padStart(8, '0')}"`;
+  let hash = 0x811c9dc5 | 0; // kept as a 32-bit integer, read unsigned at the end
+  for (let index = 0; index < bytes.length; index++) hash = Math.imul(hash ^ bytes[index]!, 0x01000193);
+  return `W/"${bytes.byteLength.toString(16)}-${(hash >>> 0).toString(16).padStart(8, '0')}"`;
 }
 
 /** If-None-Match (a list, or `*`) against an ETag, by weak comparison (RFC 9110 13.1.2). */
