@@ -100,6 +100,32 @@ describe('--check-config', () => {
     expect(lines.some((line) => line.includes(`observability.admin.bearerTokenFile: ${join(dir, 'short-token')} must hold a token of at least 16 characters`))).toBe(true);
   }, 60_000);
 
+  it('a schema error, an admin listener beyond loopback without a token and the rollout checks come in one round; GATEWAY_ADMIN_TOKEN answers the token', async () => {
+    const file = await configFile(
+      'bad-admin.json',
+      JSON.stringify({
+        ...base,
+        listen: { host: '127.0.0.1', port: 'eighty' },
+        workers: 2,
+        upstreams: { ...base.upstreams, api2: { baseUrl: 'https://127.0.0.1:9' } },
+        routes: { 'reviews.create': { rollout: { steps: [10, 100] } } },
+        rollout: { stateFile: join(dir, 'rollout.json') },
+        observability: { log: { enabled: false }, admin: { listen: { host: '0.0.0.0', port: 0 } } },
+      }),
+    );
+    const result = await run(['--config', file, '--check-config']);
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines.every((line) => line.startsWith(`${file}: `))).toBe(true);
+    expect(lines.some((line) => /listen\.port: .*number/.test(line))).toBe(true);
+    expect(lines.some((line) => line.includes('observability.admin.listen.host: 0.0.0.0 is beyond loopback, so the admin views need a bearer token'))).toBe(true);
+    expect(lines.some((line) => line.includes('routes["reviews.create"].rollout: a write\'s rollout starts once the reads of reviews have finished theirs'))).toBe(true);
+    expect(lines.some((line) => line.includes('rollout.stateFile: is one process\'s rollout state'))).toBe(true);
+    const withToken = await run(['--config', file, '--check-config'], { GATEWAY_ADMIN_TOKEN: 'a-token-long-enough-for-admin' });
+    expect(withToken.code).toBe(1);
+    expect(withToken.stderr).not.toContain('beyond loopback');
+  }, 60_000);
+
   it('a valid document whose certificate is not a PEM, and a key that is not the certificate\'s, is refused naming keys and files', async () => {
     const notPem = await configFile('cert-not-pem.json', JSON.stringify({ ...base, listen: { ...base.listen, https: { port: 0, certFile: join(dir, 'not-pem.txt'), keyFile: key } } }));
     const first = await run(['--config', notPem, '--check-config']);

@@ -34,7 +34,10 @@ function parseYaml(text: string): Parsed {
   return { ok: false, error: `is not valid YAML: ${where}${first.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '')}` };
 }
 
-export async function loadConfigFile(path: string): Promise<ConfigResult> {
+/** A file's config, or its errors (with the document, when it could be parsed, for the checks of other parts). */
+export type LoadedConfigFile = ConfigResult | { readonly ok: false; readonly errors: string[]; readonly document: unknown };
+
+export async function loadConfigFile(path: string): Promise<LoadedConfigFile> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -47,5 +50,5 @@ export async function loadConfigFile(path: string): Promise<ConfigResult> {
   const result = parseConfig(parsed.document);
   if (result.ok) return result;
   const files = await fileProblems(parsed.document);
-  return { ok: false, errors: [...result.errors, ...files].map((e) => `${path}: ${e}`) };
+  return { ok: false, errors: [...result.errors, ...files].map((e) => `${path}: ${e}`), document: parsed.document };
 }

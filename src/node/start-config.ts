@@ -10,8 +10,11 @@
  *
  * Errors name the variable and the key it sets, all at once.
  */
+import { ObservabilityConfigSchema } from '../config/observability.js';
+import type { ObservabilityConfig } from '../config/observability.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { loadConfigFile } from './config-file.js';
+import { adminProblems } from './start-failure.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -51,8 +54,15 @@ export function readEnvironment(env: Environment): { port?: number; adminPort?: 
 export function applyEnvironment(config: GatewayConfig, env: Environment): Applied {
   const read = readEnvironment(env);
   if (read.errors.length > 0) return { ok: false, errors: read.errors };
-  let { listen, observability } = config;
+  let { listen } = config;
   if (read.port !== undefined) listen = { ...listen, port: read.port };
+  const observability = observabilityWith(config.observability, read);
+  return { ok: true, config: listen === config.listen && observability === config.observability ? config : { ...config, listen, observability } };
+}
+
+/** The `observability` section with the environment's values applied. */
+function observabilityWith(section: ObservabilityConfig, read: ReturnType<typeof readEnvironment>): ObservabilityConfig {
+  let observability = section;
   if (read.adminPort !== undefined && observability.admin.listen) {
     observability = { ...observability, admin: { ...observability.admin, listen: { ...observability.admin.listen, port: read.adminPort } } };
   }
@@ -61,7 +71,18 @@ export function applyEnvironment(config: GatewayConfig, env: Environment): Appli
     const { bearerTokenFile: _replaced, ...admin } = observability.admin;
     observability = { ...observability, admin: { ...admin, bearerToken: read.adminToken } };
   }
-  return { ok: true, config: listen === config.listen && observability === config.observability ? config : { ...config, listen, observability } };
+  return observability;
+}
+
+/**
+ * The admin access of a document with errors elsewhere, as the start would judge it (the
+ * environment applied), so its problem comes in the same round; none when the section itself
+ * has errors (the schema's).
+ */
+function adminProblemsOfDocument(document: unknown, read: ReturnType<typeof readEnvironment>): string[] {
+  const section = (document as { observability?: unknown } | null)?.observability;
+  const parsed = ObservabilityConfigSchema.safeParse(section ?? {});
+  return parsed.success ? adminProblems(observabilityWith(parsed.data, read)) : [];
 }
 
 /** What the start applies over the file: the environment, and the command line's `--workers`. */
@@ -73,7 +94,11 @@ export interface Overrides {
 /** The file, then the overrides: what a start runs, and what every reload of the same file runs. */
 export async function loadConfig(path: string, overrides: Overrides): Promise<Applied> {
   const loaded = await loadConfigFile(path);
-  if (!loaded.ok) return { ok: false, errors: [...loaded.errors, ...readEnvironment(overrides.env).errors] };
+  if (!loaded.ok) {
+    const read = readEnvironment(overrides.env);
+    const admin = 'document' in loaded ? adminProblemsOfDocument(loaded.document, read).map((error) => `${path}: ${error}`) : [];
+    return { ok: false, errors: [...loaded.errors, ...admin, ...read.errors] };
+  }
   return applyOverrides(loaded.config, overrides);
 }
 

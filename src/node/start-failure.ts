@@ -3,17 +3,20 @@
  * file the config names that cannot be read or parsed (src/node/config-files.ts), an admin listener
  * beyond loopback without a token, or anything else Node refused, never a stack trace.
  */
+import type { ObservabilityConfig } from '../config/observability.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { adminAccessOf } from '../observability/node/admin-access.js';
 import { fileProblems } from './config-files.js';
 
 /** Everything that would stop this config from starting, found before anything listens, all at once. */
 export async function startProblems(config: GatewayConfig): Promise<string[]> {
-  const errors = await fileProblems(config);
-  const admin = adminAccessOf(config.observability);
-  // The token file's own problems are fileProblems' (read and judged once).
-  if (!admin.ok) errors.push(...admin.errors.filter((error) => !error.startsWith('observability.admin.bearerTokenFile')));
-  return errors;
+  return [...(await fileProblems(config)), ...adminProblems(config.observability)];
+}
+
+/** Why the admin views cannot be had (an admin listener beyond loopback without a token), but for the token file's own problems: fileProblems' (read and judged once). */
+export function adminProblems(observability: ObservabilityConfig): string[] {
+  const admin = adminAccessOf(observability);
+  return admin.ok ? [] : admin.errors.filter((error) => !error.startsWith('observability.admin.bearerTokenFile'));
 }
 
 interface SystemError {
