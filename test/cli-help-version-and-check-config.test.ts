@@ -9,6 +9,7 @@ import { readFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
+import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_VERSION } from '../src/gateway/product.js';
 import { REPO_ROOT, runGateway } from './support/started-process.js';
@@ -57,6 +58,20 @@ describe('--help and --version', () => {
     const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(GATEWAY_VERSION).toBe(pkg.version);
     expect(await run(['--version'])).toEqual({ code: 1 - 1, stdout: `recipe-gateway ${pkg.version}\n`, stderr: '' });
+  }, 60_000);
+
+  it('the command --help names is a bin of the package, and every bin, built, starts with a node shebang', async () => {
+    const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    const help = await run(['--help']);
+    const command = /^\s+(\S+)\s/m.exec(help.stdout.split('\n').find((line) => /^\s+recipe-gateway/.test(line)) ?? '')?.[1];
+    expect(command).toBe('recipe-gateway');
+    expect(pkg.bin[command!]).toBe('dist/src/node/main.js');
+    for (const [name, built] of Object.entries(pkg.bin)) {
+      const source = join(REPO_ROOT, built.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+      // As tsc -p tsconfig.build.json emits it (a leading shebang is kept).
+      const emitted = ts.transpileModule(await readFile(source, 'utf8'), { compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+      expect(emitted.startsWith('#!/usr/bin/env node\n'), `${name} (${built})`).toBe(true);
+    }
   }, 60_000);
 
   it('an unknown option: one line that points at --help, exit 1', async () => {

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm start`: the gateway on Node.
  *
