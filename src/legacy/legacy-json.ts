@@ -234,11 +234,13 @@ function writeObject(out: Out, record: Record<string, unknown>, plan: ObjectPlan
   // keys equal to the members, in order: then no member needs an ownership test and no key can be
   // undeclared. Any other record takes the general path.
   const inOrder = keysAreMembers(record, members);
+  // In order, the values come in the members' order too: read at once, not looked up by name.
+  const values = inOrder ? Object.values(record) : undefined;
   let first = true;
   writeAscii(out, '{');
   for (let index = 0; index < members.length; index++) {
     const { name, key, nextKey, shape, optional } = members[index]!;
-    const child = inOrder || Object.hasOwn(record, name) ? record[name] : undefined;
+    const child = values ? values[index] : Object.hasOwn(record, name) ? record[name] : undefined;
     if (child === undefined && optional) continue;
     writeBytes(out, first ? key : nextKey);
     first = false;
