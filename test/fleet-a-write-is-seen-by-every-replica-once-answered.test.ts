@@ -3,7 +3,8 @@
  * replica serves a page from before it (the write waits for Redis to take its invalidation; a hit
  * checks the shared generation). A replica that got the invalidation message drops its pages, so
  * they stay dropped when Redis dies right after. A write is answered, never 5xx, when Redis is
- * out or too slow to take its invalidation, and one log line says so each time.
+ * out or too slow to take its invalidation, and one log line says so each time, and
+ * /metrics counts it (gateway_cache_invalidations_unacknowledged_total).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -146,5 +147,24 @@ describe('a write through one replica, then a read through another', () => {
       ['false', 'string'],
       ['false', 'string'],
     ]);
+  });
+
+  it('counts a write answered before a paused redis took its invalidation in /metrics, and one it took not at all', async () => {
+    const { upstream } = await reviewCountingUpstream();
+    const a = await startTestGateway(upstream.origin, { ...redisOverrides(redis, { commandTimeoutMs: 300 }), observability: { admin: { listen: { host: '127.0.0.1', port: 0 } } } });
+    cleanup.push(() => a.close());
+    await waitReady(a);
+    const unacknowledged = async (): Promise<string | undefined> => {
+      const metrics = await send(a.adminOrigin!, { target: '/metrics' });
+      expect(metrics.status).toBe(200);
+      return /^gateway_cache_invalidations_unacknowledged_total\{tier="redis"\} (\S+)$/m.exec(metrics.text())?.[1];
+    };
+    expect((await writeReview(a)).status).toBe(200);
+    expect(await unacknowledged(), 'a write redis took').toBe('0');
+    // Redis holds every write command for 3 s, ten times the command timeout: the write is answered without it.
+    await redis.client().call('CLIENT', 'PAUSE', '3000', 'WRITE');
+    expect((await writeReview(a)).status).toBe(200);
+    await redis.client().call('CLIENT', 'UNPAUSE').catch(() => undefined);
+    expect(await unacknowledged(), 'the write answered while redis was paused').toBe('1');
   });
 });
