@@ -67,3 +67,22 @@ it('compares one api2 answer once: HITs of its stored page are not compared agai
   await settle();
   expect(gateway.shadows.map((shadow) => shadow.outcome)).toEqual(['equal']);
 });
+
+it('compares an XML client\'s requests at 100 % too, in JSON, and a HIT of the stored page not again', async () => {
+  const { gateway } = await startRolloutRig(cleanup, {
+    routes: { 'recipes.search': { rollout: { steps: [100], onFailure: 'pause' } } },
+    rollout: { evaluationMs: 60_000 },
+    cache: { enabled: true },
+  });
+  expect(snapshot(gateway).operations[0]?.state).toMatchObject({ operation: 'recipes.search', at: 100 });
+  for (const expected of ['MISS', 'HIT']) {
+    const answered = await send(gateway.origin, { target: SEARCH.target });
+    expect(answered.status).toBe(200);
+    expect(String(answered.headers['content-type'])).toMatch(/xml/);
+    expect(answered.headers['x-cache']).toBe(expected);
+    expect(gateway.records.at(-1)).toMatchObject({ mode: 'api2' });
+  }
+  await waitFor(() => gateway.shadows.length >= 1);
+  await settle();
+  expect(gateway.shadows.map((shadow) => shadow.outcome), JSON.stringify(gateway.shadows)).toEqual(['equal']);
+});

@@ -88,6 +88,35 @@ describe('shadow', () => {
     expect(gateway.shadows[0]?.diffs?.map((d) => d.path)).toContain('Results[].Title');
   });
 
+  it('compares the requests of XML clients (no Accept: the legacy default) too: equal when api2 agrees, the differing field named when not', async () => {
+    const dataset = buildDataset();
+    const recipe = dataset.recipes.find((r) => r.title.toLowerCase().includes('soup') && !r.isPrivate && !r.hideFromPublicSearch);
+    if (!recipe) throw new Error('no soup in the dataset');
+    (recipe as { title: string }).title = `${recipe.title} (renamed in api2)`;
+    const honest = await rig({ 'recipes.search': { mode: 'shadow' } });
+    const wrong = await rig({ 'recipes.search': { mode: 'shadow' } }, { api2Store: new Api2Store({ dataset }) });
+    for (const { gateway } of [honest, wrong]) {
+      const res = await send(gateway.origin, { target: `/recipes?title_kw=soup&rpp=50&api_key=${FREE}` });
+      expect(res.status).toBe(200);
+      expect(String(res.headers['content-type'])).toMatch(/xml/);
+      await waitFor(() => gateway.shadows.length === 1);
+    }
+    expect(honest.gateway.shadows[0], JSON.stringify(honest.gateway.shadows)).toMatchObject({ operation: 'recipes.search', outcome: 'equal', legacyStatus: 200, api2Status: 200 });
+    expect(wrong.gateway.shadows[0], JSON.stringify(wrong.gateway.shadows)).toMatchObject({ operation: 'recipes.search', outcome: 'differ' });
+    expect(wrong.gateway.shadows[0]?.diffs?.map((d) => d.path)).toContain('Results[].Title');
+  });
+
+  it('asks legacy nothing more for a page the cache serves an XML client: the page is compared once, when filled', async () => {
+    const { gateway } = await rig({ 'recipes.search': { mode: 'shadow' } }, { extra: { cache: { enabled: true } } });
+    for (const expected of ['MISS', 'HIT', 'HIT']) {
+      const res = await send(gateway.origin, { target: `/recipes?title_kw=soup&rpp=50&api_key=${FREE}` });
+      expect(res.headers['x-cache']).toBe(expected);
+    }
+    await waitFor(() => gateway.shadows.length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(gateway.shadows.map((shadow) => shadow.outcome), JSON.stringify(gateway.shadows)).toEqual(['equal']);
+  });
+
   it('finds an honest mapping equal, over the whole catalogue of safe operations', async () => {
     const { gateway } = await rig(Object.fromEntries(Object.keys(MAPPED_ROUTES).map((id) => [id, { mode: 'shadow' as const }])));
     const reads = [

@@ -5,7 +5,10 @@
  * requests legacy answered the same way (route.compare); at a rollout's 100 % step the answer api2
  * gave is compared with legacy's, asked in the background (no request is answered by legacy
  * there). A fallback (legacy answering for a failed api2) is never compared, nor a 304 (no body).
+ * Answers are compared as JSON: an XML client's request is compared as its JSON twin, both sides
+ * asked in the background (one more legacy call, sampled and capped like the rest).
  */
+import { copyWith } from '../hot-path.js';
 import { bodyBytes } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
@@ -51,24 +54,28 @@ export function offerShadow(
   const reverse = side === 'api2' && !how.stored && request.routeMode === 'api2' && parts.route(operation.id).rollout;
   if (!(side === 'legacy' && compare) && !reverse) return;
   if (Math.random() >= (route?.shadow?.sampleRate ?? 1)) return;
+  // The comparison is field by field on JSON. An XML client's request (the legacy default) is compared
+  // as its JSON twin: legacy is asked for the JSON answer in the background, api2's is rendered as
+  // JSON. A stored page is not compared again (its fill was): nothing is asked for it.
+  const asJson = request.json ? request : copyWith(request, { json: true });
+  if (!request.json && how.stored) return;
   const background = { clientHeaders: {}, rawBody: null, shared: true, signal: undefined } as const;
-  const secondary = config.traffic.shadow.measureNoise ? { secondary: async () => asShadow((await callLegacy(parts, request, background)).answer) } : {};
+  const askLegacy = async (): Promise<ShadowAnswer> => asShadow((await callLegacy(parts, asJson, background)).answer);
+  const askApi2 = async (): Promise<ShadowAnswer> => asShadow((await callApi2(parts, asJson, mapping, undefined, IN_BACKGROUND, config.traffic.shadow.timeoutMs)).answer);
+  const secondary = config.traffic.shadow.measureNoise ? { secondary: askLegacy } : {};
   const job = { operation: operation.id, requestId, losses: mapping.losses, ignore: new Set(route?.shadow?.ignore ?? []) };
   if (!reverse) {
-    shadow.offer({
-      ...job,
-      primary: asShadow(answered),
-      candidate: async () => asShadow((await callApi2(parts, request, mapping, undefined, IN_BACKGROUND, config.traffic.shadow.timeoutMs)).answer),
-      ...secondary,
-    }, defer);
+    shadow.offer({ ...job, primary: request.json ? asShadow(answered) : askLegacy, candidate: askApi2, ...secondary }, defer);
     return;
   }
   // Past the cap, no background legacy call is made at all (the comparator's own cap counts a skip only once offered).
   if (shadow.inFlight >= config.traffic.shadow.maxConcurrent) return;
-  const candidate = asShadow(answered);
-  const asked = callLegacy(parts, request, background).then(
+  const given = asShadow(answered);
+  // What api2 answered this client, or, for an XML client, api2's JSON answer to the same request.
+  const candidate = request.json ? async () => given : askApi2;
+  const asked = askLegacy().then(
     // Legacy failing is not api2 differing: nothing is compared.
-    ({ answer }) => (answer.status >= 500 ? undefined : shadow.offer({ ...job, primary: asShadow(answer), candidate: async () => candidate, ...secondary }, defer)),
+    (primary) => (primary.status >= 500 ? undefined : shadow.offer({ ...job, primary, candidate, ...secondary }, defer)),
     () => undefined,
   );
   defer?.(asked);

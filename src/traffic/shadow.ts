@@ -7,7 +7,8 @@
  *
  * The client never waits: the comparison starts after the answer is ready, under a concurrency
  * cap (past it, a sampled request is skipped, counted) and with its own deadline. Writes are never
- * shadowed: the caller only offers safe operations.
+ * shadowed: the caller only offers safe operations. Answers are compared as JSON: for a client
+ * that was answered XML the caller has legacy's JSON answer asked in the background (`primary`).
  */
 import type { OperationId } from '../catalogue/operations.js';
 import type { Loss } from '../../mappings/types.js';
@@ -68,7 +69,11 @@ export interface ShadowJob {
   readonly requestId: string | undefined;
   readonly losses: readonly Loss[];
   readonly ignore: ReadonlySet<string>;
-  readonly primary: ShadowAnswer;
+  /**
+   * Legacy's answer: the client's, or, when the client's was not JSON (an XML client), legacy's JSON
+   * answer to the same request, asked once the comparison runs (so under the cap, like the rest).
+   */
+  readonly primary: ShadowAnswer | (() => Promise<ShadowAnswer>);
   readonly candidate: () => Promise<ShadowAnswer>;
   /** A second legacy answer to the same request, for noise; absent when noise is not measured. */
   readonly secondary?: () => Promise<ShadowAnswer>;
@@ -139,11 +144,14 @@ export class ShadowComparator {
   }
 
   private async compare(job: ShadowJob): Promise<void> {
-    const primary = await readJson(job.primary);
+    const primaryAnswer = typeof job.primary === 'function' ? await job.primary() : job.primary;
+    // Legacy failing (when asked in the background) is not api2 differing: nothing is compared.
+    if (primaryAnswer.status >= 500) return this.finish(job, { outcome: 'skipped', reason: `legacy answer ${primaryAnswer.status}` });
+    const primary = await readJson(primaryAnswer);
     if (!primary.ok) return this.finish(job, { outcome: 'skipped', reason: `legacy answer ${primary.reason}` });
     const [candidateAnswer, secondaryAnswer] = await Promise.all([job.candidate(), job.secondary?.()]);
-    const base = { legacyStatus: job.primary.status, api2Status: candidateAnswer.status };
-    if (candidateAnswer.status !== job.primary.status) {
+    const base = { legacyStatus: primaryAnswer.status, api2Status: candidateAnswer.status };
+    if (candidateAnswer.status !== primaryAnswer.status) {
       return this.finish(job, { ...base, outcome: 'differ', diffs: [{ path: '(status)', kind: 'changed' }] });
     }
     const candidate = await readJson(candidateAnswer);
