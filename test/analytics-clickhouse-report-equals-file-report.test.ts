@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { logLine } from '../src/observability/log-fields.js';
-import { BREAKER_FIELDS, REQUEST_LINE_FIELDS, SHADOW_FIELDS } from '../src/observability/log-schema.js';
+import { BREAKER_FIELDS, REQUEST_LINE_FIELDS, ROLLOUT_FIELDS, SHADOW_FIELDS } from '../src/observability/log-schema.js';
 import { renderHtml } from '../src/report/render-html.js';
 import { renderText } from '../src/report/render-text.js';
 import { reportFrom, reportFromInputs } from '../src/report/run.js';
@@ -104,7 +104,7 @@ describe('the migration report counted by ClickHouse', () => {
     const file = await writeLog([full]);
     await ingest(target, 'ddl_check', [file]);
     const columns = (await select(target, 'DESCRIBE TABLE ddl_check')).map((row) => String(row[0]));
-    expect(columns).toEqual([...written, ...SHADOW_FIELDS.map((f) => f.name), ...BREAKER_FIELDS.map((f) => f.name)]);
+    expect(columns).toEqual([...written, ...SHADOW_FIELDS.map((f) => f.name), ...BREAKER_FIELDS.map((f) => f.name), ...ROLLOUT_FIELDS.map((f) => f.name)]);
 
     // Every value the writer wrote is stored as written.
     const [stored] = await select(target, `SELECT ${written.map((name) => `\`${name}\``).join(', ')} FROM ddl_check`);

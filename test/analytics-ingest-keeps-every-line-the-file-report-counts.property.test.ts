@@ -5,7 +5,7 @@
  * with edge values of every type: negative and far times, status 65535 and 65536, latencies of
  * 1e10 ms and finer than 0.01 ms, counts past 2^53, hostile and ill-formed text, wrong types;
  * clients reusing one X-Request-Id; lines without the gateway's `id`, repeated byte for byte;
- * shadow comparisons; circuit breaker transitions; other lines and broken text), each ingested into
+ * shadow comparisons; circuit breaker transitions; rollout decisions; other lines and broken text), each ingested into
  * a fresh table:
  *
  * - the two reports are equal (all but what names the source and the broken lines it skipped);
@@ -118,12 +118,39 @@ const breakerLine = fc
   }, { requiredKeys: ['time'] as never[] })
   .map((fields) => ({ ...fields, msg: 'breaker' }));
 
+const gate = fc.record({
+  gate: fc.constantFrom('shadowAgreement', 'errorRate', 'latencyP95', 'breaker'),
+  window: fc.constantFrom('step', 'recent'),
+  outcome: fc.constantFrom('pass', 'fail', 'inconclusive'),
+  measured: fc.oneof(fc.constant(null), fc.double({ min: 0, max: 1e6, noNaN: true })),
+  bound: fc.oneof(fc.constant(null), fc.double({ min: 0, max: 1e6, noNaN: true })),
+  samples: fc.nat(),
+});
+
+const rolloutLine = fc
+  .record({
+    level: fc.constant(30),
+    time: fc.oneof(USUAL['epoch-ms'], fc.constantFrom(-1, 'yesterday')),
+    instance: fc.constantFrom('pod-1', 'pod-2'),
+    operation: fc.constantFrom('recipes.search', 'grocery.list', ''),
+    kind: fc.constantFrom('promote', 'gate-failed', 'rollback', 'pause', 'frozen'),
+    from: fc.constantFrom('shadow', 5, 25, 100, 'legacy'),
+    to: fc.constantFrom('shadow', 5, 25, 100, 'legacy', true),
+    status: fc.constantFrom('running', 'paused', 'rolled-back'),
+    by: fc.constantFrom('controller', 'operator', 'config'),
+    reason: fc.constantFrom('shadowAgreement 0 < 0.900 (recent, 24 samples)', 'é 😀', ''),
+    gates: fc.array(gate, { maxLength: 3 }),
+    evidence: fc.dictionary(fc.constantFrom('step.compared', 'recent.api2P95Ms', 'step.agreed'), fc.oneof(fc.constant(null), fc.nat())),
+  }, { requiredKeys: ['time', 'operation', 'kind', 'from', 'to', 'status', 'by', 'reason'] as never[] })
+  .map((fields) => ({ ...fields, msg: 'rollout' }));
+
 type Entry = { readonly kind: 'object'; readonly fields: Record<string, unknown>; readonly withId: boolean } | { readonly kind: 'text'; readonly text: string } | { readonly kind: 'repeat'; readonly of: number };
 
 const entry: fc.Arbitrary<Entry> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('object' as const), fields: requestLine, withId: fc.boolean() }), weight: 12 },
   { arbitrary: fc.record({ kind: fc.constant('object' as const), fields: shadowLine, withId: fc.boolean() }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant('object' as const), fields: breakerLine, withId: fc.constant(false) }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('object' as const), fields: rolloutLine, withId: fc.constant(false) }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('text' as const), text: fc.constantFrom('{"level":30,"time":1,"msg":"gateway started"}', '{"msg":"request","time":', 'not json', '[1]', '{"msg":"config","version":"x"}') }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('repeat' as const), of: fc.nat() }), weight: 2 },
 );
@@ -167,9 +194,10 @@ describe('usage analytics on any log', () => {
             shadowLines: fromFile.summary.shadowLines,
             otherLines: fromFile.summary.otherLines,
           });
-          const [[rows, breakers]] = (await select(target, `SELECT countIf(msg != 'breaker'), countIf(msg = 'breaker') FROM ${table} FINAL`)) as [[string, string]];
+          const [[rows, breakers, rollouts]] = (await select(target, `SELECT countIf(msg NOT IN ('breaker', 'rollout')), countIf(msg = 'breaker'), countIf(msg = 'rollout') FROM ${table} FINAL`)) as [[string, string, string]];
           expect(Number(rows)).toBe(fromFile.summary.records + fromFile.summary.shadowLines);
           expect(Number(breakers)).toBe(lines.filter((line) => parseLine(line).kind === 'breaker').length);
+          expect(Number(rollouts)).toBe(lines.filter((line) => parseLine(line).kind === 'rollout').length);
           if (fromFile.summary.records + fromFile.summary.shadowLines > 0) {
             const fromClickHouse = await reportFrom(clickHouseSource(target, table));
             expect(bothKnow(fromClickHouse)).toEqual(bothKnow(fromFile));

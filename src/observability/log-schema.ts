@@ -140,6 +140,11 @@ export const BREAKER_FIELDS = [
   field('to', 'string', 'optional', 'breaker transition: the state it entered (closed, open, half-open)'),
 ] as const;
 
+/** What a rollout decision line (`"msg":"rollout"`, docs/rollout.md) is stored as: the decision whole (src/report/rollout-lines.ts). */
+export const ROLLOUT_FIELDS = [
+  field('rollout', 'string', 'optional', 'rollout decision (stored from a `msg: "rollout"` line): time, operation, kind, from, to, status, by, reason, gates and evidence, as JSON text'),
+] as const;
+
 export type RecordFieldName = (typeof RECORD_FIELDS)[number]['name'];
 
 type Declared = { readonly name: string; readonly type: LogFieldType; readonly optional: boolean };
@@ -155,8 +160,8 @@ export type LogFields = FieldsOf<(typeof ORIGIN_FIELDS)[number] | (typeof RECORD
 /** Every field of a request line, in order. */
 export const REQUEST_LINE_FIELDS: readonly LogFieldSpec[] = [...ENVELOPE_FIELDS, ...ORIGIN_FIELDS, ...RECORD_FIELDS, MESSAGE_FIELD];
 
-/** Every field stored for analytics: the request line's, the shadow line's and the breaker line's. */
-export const STORED_FIELDS: readonly LogFieldSpec[] = [...REQUEST_LINE_FIELDS, ...SHADOW_FIELDS, ...BREAKER_FIELDS];
+/** Every field stored for analytics: the request line's, the shadow line's, the breaker line's and the rollout line's. */
+export const STORED_FIELDS: readonly LogFieldSpec[] = [...REQUEST_LINE_FIELDS, ...SHADOW_FIELDS, ...BREAKER_FIELDS, ...ROLLOUT_FIELDS];
 
 /** Largest epoch ms whose second fits ClickHouse's DateTime (UInt32 seconds: 2106-02-07). */
 export const MAX_EPOCH_MS = 2 ** 32 * 1000 - 1;

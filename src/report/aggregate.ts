@@ -10,6 +10,7 @@
  */
 import { LatencySketch } from './latency-sketch.js';
 import { parseLine } from './parse-record.js';
+import type { RolloutLine } from './rollout-lines.js';
 import type { BrokenLine, ClientUse, LogRecord, ShadowLine } from './types.js';
 
 const KEEP_BROKEN = 100;
@@ -140,6 +141,8 @@ export class Aggregator {
   anonymous = 0;
   /** api2 circuit breaker transitions to open (`"msg":"breaker"` lines); null when the source does not know. */
   breakerOpens: number | null = 0;
+  /** Rollout decisions (`"msg":"rollout"` lines), as read; few (at most one per operation and evaluation). */
+  readonly rollouts: RolloutLine[] = [];
   /** Refused before routing, by mode, and their minutes. */
   readonly unrouted = new Map<string, ModeAgg>();
   readonly operations = new Map<string, OperationAgg>();
@@ -155,6 +158,10 @@ export class Aggregator {
     if (parsed.kind === 'record') this.add(parsed.record);
     else if (parsed.kind === 'shadow') this.addShadow(parsed.shadow);
     else if (parsed.kind === 'breaker') this.addBreaker(parsed.upstream, parsed.to);
+    else if (parsed.kind === 'rollout') {
+      this.otherLines++; // not a request: counted apart, as before
+      this.rollouts.push(parsed.rollout);
+    }
     else if (parsed.kind === 'broken') this.addBroken(input, lineNumber, parsed.reason);
     else this.otherLines++;
   }

@@ -12,6 +12,7 @@ import type { SideCounts } from '../migration/live-tally.js';
 import { EMPTY_SIDE, headline, judge, judgeAll } from '../migration/readiness.js';
 import type { Evidence } from '../migration/readiness.js';
 import { LatencySketch } from './latency-sketch.js';
+import { rolloutReports } from './rollout-lines.js';
 import type { Blocker, BlockerGroup, ClientReport, ClientUse, ModeReport, OperationReport, PathCount, Report, ShadowReport, Thresholds, TimelineBucket } from './types.js';
 
 /** Entries of the top lists of a shadow report. */
@@ -74,6 +75,7 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], threshol
         .map((c) => ({ client: c.client, label: c.label, requests: c.redirectBreaks }))
         .sort((a, b) => b.requests - a.requests || a.client.localeCompare(b.client)),
     },
+    rollouts: rolloutReports(agg.rollouts),
     timeline: timeline(agg, cells, modes.map(([mode]) => mode)),
     trends: { days: days(agg) },
     brokenLines: agg.broken,

@@ -16,6 +16,8 @@
  */
 import { BREAKER_FIELDS, ENVELOPE_FIELDS, INVALID, ORIGIN_FIELDS, RECORD_FIELDS, readField } from '../observability/log-schema.js';
 import type { LogFieldSpec } from '../observability/log-schema.js';
+import { rolloutLineOf } from './rollout-lines.js';
+import type { RolloutLine } from './rollout-lines.js';
 import type { LogRecord, ShadowLine } from './types.js';
 
 /** A line's declared fields as read (`readField`): what the report counts and what ClickHouse stores. */
@@ -25,6 +27,7 @@ export type ParsedLine =
   | { readonly kind: 'record'; readonly record: LogRecord; readonly fields: LineFields }
   | { readonly kind: 'shadow'; readonly shadow: ShadowLine; readonly fields: LineFields }
   | { readonly kind: 'breaker'; readonly upstream: string; readonly to: string; readonly fields: LineFields }
+  | { readonly kind: 'rollout'; readonly rollout: RolloutLine; readonly fields: LineFields }
   | { readonly kind: 'other' }
   | { readonly kind: 'broken'; readonly reason: string };
 
@@ -49,6 +52,8 @@ export function parseValue(value: unknown): ParsedLine {
 /** Every declared field of a line but `msg`, checked on request and shadow lines alike. */
 const CHECKED: readonly LogFieldSpec[] = [...ENVELOPE_FIELDS, ...ORIGIN_FIELDS, ...RECORD_FIELDS];
 const BREAKER_CHECKED: readonly LogFieldSpec[] = [...CHECKED, ...BREAKER_FIELDS];
+/** A rollout line's `status`, `from`, `to` and `reason` are its decision's, not the request's or breaker's: only its origin is checked. */
+const ORIGIN_CHECKED: readonly LogFieldSpec[] = [...ENVELOPE_FIELDS, ...ORIGIN_FIELDS];
 
 /**
  * The line's declared fields read by their types; the name of the first one that is not of its
@@ -73,6 +78,7 @@ function fromFields(raw: Record<string, unknown>): ParsedLine {
   const msg = raw['msg'];
   if (msg === 'shadow') return shadowFromFields(raw);
   if (msg === 'breaker') return breakerFromFields(raw);
+  if (msg === 'rollout') return rolloutFromFields(raw);
   if (msg !== 'request') return OTHER;
   const fields = readFields(raw, true);
   if (typeof fields === 'string') return invalid(fields);
@@ -82,6 +88,17 @@ function fromFields(raw: Record<string, unknown>): ParsedLine {
   // The record is the fields themselves (a LogRecord's fields are among them): no second object per line.
   const record = fields as unknown as LogRecord;
   return { kind: 'record', record, fields };
+}
+
+/** A rollout decision (src/report/rollout-lines.ts); stored as its origin's fields, its operation and the decision whole. */
+function rolloutFromFields(raw: Record<string, unknown>): ParsedLine {
+  const rollout = rolloutLineOf(raw);
+  if (typeof rollout === 'string') return { kind: 'broken', reason: `rollout line without a valid "${rollout}"` };
+  const fields = readFields({ ...raw, time: raw['time'] ?? rollout.time, operation: rollout.operation }, false, ORIGIN_CHECKED);
+  if (typeof fields === 'string') return { kind: 'broken', reason: `rollout line without a valid "${fields}"` };
+  fields['operation'] = rollout.operation;
+  fields['rollout'] = JSON.stringify(rollout);
+  return { kind: 'rollout', rollout, fields };
 }
 
 /**

@@ -9,6 +9,7 @@ import { html, joinHtml, raw } from './html.js';
 import type { Html } from './html.js';
 import { agreementBar, modeColours, modeShareChart, timelineChart, topClientsChart } from './svg-charts.js';
 import { READINESS_HTML_HEADERS, heldBackText, readinessHtmlCells } from './render-readiness.js';
+import { rolloutHtml } from './render-rollouts.js';
 import type { OperationReport, PathCount, Report, Thresholds } from './types.js';
 
 const STYLE = `
@@ -141,6 +142,7 @@ export function renderHtml(report: Report): string {
     readinessTable(report),
     trendsTable(report),
     shadowTable(report),
+    rolloutHtml(report),
     redirectSection(report),
     clientsTable(report),
     uncataloguedTable(report),

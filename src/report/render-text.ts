@@ -3,6 +3,7 @@
  */
 import { clientName, operationList, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares, pathCounts } from './format.js';
 import { READINESS_HEADERS, heldBackText, readinessCells } from './render-readiness.js';
+import { rolloutText } from './render-rollouts.js';
 import type { Report } from './types.js';
 
 const MAX_CLIENTS = 25;
@@ -115,6 +116,8 @@ export function renderText(report: Report): string {
       ),
     );
   }
+
+  out.push(...rolloutText(report));
 
   if (summary.brokenLines > 0) {
     out.push('', `BROKEN LINES (${formatCount(summary.brokenLines)}; not counted)`);

@@ -3,6 +3,7 @@
  */
 import type { BlockerKind } from '../migration/blockers.js';
 import type { Evidence, Thresholds, Verdict } from '../migration/readiness.js';
+import type { RolloutReport } from './rollout-lines.js';
 
 /** One request record read back from the usage log (src/observability/log-fields.ts). */
 export interface LogRecord {
@@ -231,6 +232,8 @@ export interface Report {
   readonly policy: {
     readonly redirect: ReadonlyArray<{ readonly client: string; readonly label: string | undefined; readonly requests: number }>;
   };
+  /** Rollout decisions (`"msg":"rollout"` lines), per operation by name, each in time order. */
+  readonly rollouts: readonly RolloutReport[];
   readonly timeline: {
     readonly stepSeconds: number;
     /** Every mode seen, most requests first. */

@@ -10,6 +10,7 @@ import { EXACT_LIMIT } from '../latency-sketch.js';
 import { select } from './clickhouse-http.js';
 import type { ClickHouseTarget } from './clickhouse-http.js';
 import * as sql from './clickhouse-queries.js';
+import type { RolloutLine } from '../rollout-lines.js';
 import type { Cell } from './clickhouse-queries.js';
 
 type Row = readonly unknown[];
@@ -25,7 +26,7 @@ const opt = (value: unknown): string | undefined => (value === null || value ===
 export async function countsFromClickHouse(target: ClickHouseTarget, name: string, final: boolean): Promise<Aggregator> {
   const agg = new Aggregator();
   const table = final ? `${name} FINAL` : name;
-  const [cells, otherForms, routeModes, minutes, uses, uncatalogued, outcomes, skipReasons, diffs, noise, breakerOpens] = await Promise.all([
+  const [cells, otherForms, routeModes, minutes, uses, uncatalogued, outcomes, skipReasons, diffs, noise, breakerOpens, rollouts] = await Promise.all([
     select(target, sql.cellsSql(table)),
     select(target, sql.otherFormsSql(table)),
     select(target, sql.routeModesSql(table)),
@@ -37,7 +38,9 @@ export async function countsFromClickHouse(target: ClickHouseTarget, name: strin
     select(target, sql.shadowPathsSql(table, 'diffs')),
     select(target, sql.shadowPathsSql(table, 'noise')),
     select(target, sql.breakerOpensSql(table)),
+    select(target, sql.rolloutsSql(table)),
   ]);
+  for (const [line] of rollouts as Row[]) agg.rollouts.push(JSON.parse(String(line)) as RolloutLine);
   agg.breakerOpens = num((breakerOpens as Row[])[0]?.[0] ?? 0);
   const { small, routed } = fillCells(agg, cells);
   const exact = small.length > 0 ? select(target, sql.exactLatencySql(table, small)) : Promise.resolve([]);

@@ -101,3 +101,6 @@ ${shadows(table)} AND outcome = 'skipped' GROUP BY operation, why`;
 export const shadowPathsSql = (table: string, column: 'diffs' | 'noise'): string => `SELECT operation, path, count() FROM (
   SELECT operation, arrayJoin(arrayDistinct(${column})) AS path ${shadows(table)}
 ) GROUP BY operation, path`;
+
+/** Every rollout decision, stored whole (src/report/rollout-lines.ts); build-report.ts orders them. */
+export const rolloutsSql = (table: string): string => `SELECT rollout FROM ${table} WHERE msg = 'rollout' AND rollout IS NOT NULL`;

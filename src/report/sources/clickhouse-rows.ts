@@ -16,7 +16,7 @@ import { parseValue } from '../parse-record.js';
 import { STORED_FIELDS } from '../../observability/log-schema.js';
 import type { LogFieldType } from '../../observability/log-schema.js';
 
-/** What a stored line counts as: a request record, a shadow comparison, or another line (a breaker transition). */
+/** What a stored line counts as: a request record, a shadow comparison, or another line (a breaker transition, a rollout decision). */
 export type RowKind = 'record' | 'shadow' | 'other';
 
 export type RowOutcome =
@@ -48,6 +48,8 @@ export function rowOfLine(line: string, lineNumber: number): RowOutcome {
     row = '{"msg":"request"';
   } else if (parsed.kind === 'breaker') {
     row = '{"msg":"breaker"';
+  } else if (parsed.kind === 'rollout') {
+    row = '{"msg":"rollout"';
   } else {
     const { outcome, reason, diffs, noise } = parsed.shadow;
     row = `{"msg":"shadow","outcome":"${outcome}","diffs":${JSON.stringify(diffs)},"noise":${JSON.stringify(noise)}`;
@@ -60,7 +62,7 @@ export function rowOfLine(line: string, lineNumber: number): RowOutcome {
   if (fields['id'] === undefined || fields['id'] === '') {
     row += `,"id":"line:${createHash('sha256').update(`${lineNumber}\n${line}`).digest('hex').slice(0, 32)}"`;
   }
-  return { kind: 'row', row: `${row}}`, counted: parsed.kind === 'breaker' ? 'other' : parsed.kind, time: fields['time'] as number };
+  return { kind: 'row', row: `${row}}`, counted: parsed.kind === 'breaker' || parsed.kind === 'rollout' ? 'other' : parsed.kind, time: fields['time'] as number };
 }
 
 /** A value as read from the line (parse-record.ts), as JSON text for its column. */

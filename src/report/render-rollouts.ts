@@ -1,0 +1,41 @@
+/**
+ * The report's rollout section (text and HTML): per operation each rollout decision in time order
+ * (src/report/rollout-lines.ts): when, what, from → to, by whom, why, and the gates judged with
+ * their numbers (failed ones first named). `--json` has every line whole.
+ */
+import { describeGate } from '../migration/rollout/gates.js';
+import type { GateResult } from '../migration/rollout/state.js';
+import { html } from './html.js';
+import type { Html } from './html.js';
+import type { RolloutLine } from './rollout-lines.js';
+import type { Report } from './types.js';
+
+const label = (at: string | number): string => (typeof at === 'number' ? `${at} %` : at);
+const WORD: Record<GateResult['outcome'], string> = { pass: 'held', fail: 'failed', inconclusive: 'too few samples' };
+const gateText = (g: GateResult): string => `${WORD[g.outcome]}: ${describeGate(g)}`;
+/** Failed gates first: they decided. */
+const ordered = (line: RolloutLine): readonly GateResult[] => [...line.gates.filter((g) => g.outcome === 'fail'), ...line.gates.filter((g) => g.outcome !== 'fail')];
+
+export function rolloutText(report: Report): string[] {
+  if (report.rollouts.length === 0) return [];
+  const out = ['', 'ROLLOUTS (each decision of the gateway, an operator or the config, in time order)'];
+  for (const { operation, lines } of report.rollouts) {
+    out.push(`${operation}:`);
+    for (const line of lines) {
+      out.push(`  ${line.time}  ${line.kind} ${label(line.from)} → ${label(line.to)} (${line.status}, by ${line.by}): ${line.reason}`);
+      for (const gate of ordered(line)) out.push(`      ${gateText(gate)}`);
+    }
+  }
+  return out;
+}
+
+export function rolloutHtml(report: Report): Html | '' {
+  if (report.rollouts.length === 0) return '';
+  const rows = report.rollouts.flatMap(({ operation, lines }) =>
+    lines.map(
+      (line) =>
+        html`<tr data-operation="${operation}" data-kind="${line.kind}" data-from="${String(line.from)}" data-to="${String(line.to)}" data-time="${line.time}"><td>${line.time}</td><td>${operation}</td><td>${line.kind}</td><td>${label(line.from)} → ${label(line.to)}</td><td>${line.status}</td><td>${line.by}</td><td>${line.reason}${line.gates.length === 0 ? '' : html`<ul>${ordered(line).map((g) => html`<li data-gate="${g.gate}" data-window="${g.window}" data-outcome="${g.outcome}">${gateText(g)}</li>`)}</ul>`}</td></tr>`,
+    ),
+  );
+  return html`<h2>Rollouts</h2><p class="muted">Each decision of the gateway, an operator or the config, per operation in time order, with the gates judged and their numbers (docs/rollout.md).</p><table id="rollouts"><thead><tr><th>when</th><th>operation</th><th>what</th><th>from → to</th><th>state</th><th>by</th><th>why (gates)</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
