@@ -33,7 +33,7 @@ export async function startApi2Front(): Promise<Api2Front> {
     origin: '',
     caFile: '',
     mode: 'pass',
-    slowMs: 400,
+    slowMs: 1_000,
     close: async () => undefined,
   };
   const tls = await startTlsUpstream((req, res) => {
