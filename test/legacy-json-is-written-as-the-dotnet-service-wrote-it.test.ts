@@ -20,6 +20,17 @@ const GROCERY_SAMPLE =
   '"Notes":"","DisplayQuantity":"1 lb","Department":"Poultry","CreationDate":"\\/Date(1436410705347)\\/","IsChecked":null,' +
   '"LocalStatus":"UNMODIFIED","LastModified":"\\/Date(1436410705347)\\/","BigOvenObject":null,"ThirdPartyURL":null}]}';
 
+/** The writer's string rule as a reference, one code unit at a time (the conventions in legacy-json.ts). */
+function byRule(text: string): string {
+  let out = '"';
+  for (const unit of Array.from({ length: text.length }, (_, at) => text.charCodeAt(at))) {
+    const backslashed = unit === 0x22 || unit === 0x2f || unit === 0x5c;
+    const asCode = unit < 0x20 || unit === 0x85 || unit === 0x2028 || unit === 0x2029 || (unit >= 0xd800 && unit <= 0xdfff) || unit >= 0xfffe;
+    out += backslashed ? `\\${String.fromCharCode(unit)}` : asCode ? `\\u${unit.toString(16).padStart(4, '0')}` : String.fromCharCode(unit);
+  }
+  return `${out}"`;
+}
+
 describe('the legacy JSON writer', () => {
   it('writes the legacy grocery sample byte for byte, members in declared order whatever order they were built in', () => {
     const item = {
@@ -54,15 +65,6 @@ describe('the legacy JSON writer', () => {
   });
 
   it('escapes each code unit by the same rule wherever it stands in a string (code unit by code unit)', () => {
-    const byRule = (text: string): string => {
-      let out = '"';
-      for (const unit of Array.from({ length: text.length }, (_, at) => text.charCodeAt(at))) {
-        const backslashed = unit === 0x22 || unit === 0x2f || unit === 0x5c;
-        const asCode = unit < 0x20 || unit === 0x85 || unit === 0x2028 || unit === 0x2029 || (unit >= 0xd800 && unit <= 0xdfff) || unit >= 0xfffe;
-        out += backslashed ? `\\${String.fromCharCode(unit)}` : asCode ? `\\u${unit.toString(16).padStart(4, '0')}` : String.fromCharCode(unit);
-      }
-      return `${out}"`;
-    };
     const unit = fc.oneof(
       fc.constantFrom('/', '"', '\\', '\u0000', '\n', '\u001f', ' ', '\u0084', '\u0085', '\u0086', '\u2027', '\u2028', '\u2029', '\ud7ff', '\ud83e', '\udd67', '\ue000', '\ufffd', '\ufffe', '\uffff', 'é', 'a'),
       fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
@@ -76,6 +78,24 @@ describe('the legacy JSON writer', () => {
         return Buffer.compare(toLegacyJsonBytes(texts), expected) === 0;
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('copies runs of plain text between escapes as the per-code-unit rule writes them, in strings of any length', () => {
+    // The writer copies what needs no escape in one go: runs of plain text (ASCII, two- and
+    // three-byte UTF-8, the characters HTML escapers touch but WCF leaves alone) cut by single
+    // escaped code units, and long strings with none, past the writer's reused 16 KB buffer.
+    const plain = fc.string({ unit: fc.constantFrom('a', 'Z', '0', ' ', '<', '>', '&', "'", '.', ':', '\u007f', '\u0080', '\u0084', '\u0086', 'é', '\u07ff', '\u0800', '\u2027', '\u202a', '\ud7ff', '\ue000', '\ufffd'), maxLength: 60 });
+    const escaped = fc.constantFrom('/', '"', '\\', '\u0000', '\t', '\n', '\u001f', '\u0085', '\u2028', '\u2029', '\ud800', '\udbff', '\udc00', '\udfff', '\ud83e\udd67', '\ufffe', '\uffff');
+    const text = fc.array(fc.tuple(plain, escaped), { maxLength: 8 }).chain((pieces) =>
+      plain.map((tail) => pieces.map(([run, unit]) => run + unit).join('') + tail),
+    );
+    fc.assert(fc.property(text, (value) => legacyJsonString(value) === byRule(value)), { numRuns: 3000 });
+    const encoder = new TextEncoder();
+    const long = fc.tuple(text, fc.integer({ min: 1100, max: 3000 }), text).map(([head, times, tail]) => head + 'plain é\u2027 text '.repeat(times) + tail);
+    fc.assert(
+      fc.property(fc.array(long, { maxLength: 3 }), (texts) => Buffer.compare(toLegacyJsonBytes(texts), encoder.encode(`[${texts.map(byRule).join(',')}]`)) === 0),
+      { numRuns: 200 },
     );
   });
 
