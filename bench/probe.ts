@@ -11,10 +11,12 @@ export interface ProbeResult {
   readonly contentType: string | undefined;
 }
 
-const agent = new Agent({ connections: 64, keepAliveTimeout: 2000 });
+/** The probes' connection pool; closed at the end of a run and made anew for the next (`--runs`). */
+let agent: Agent | undefined;
+const probes = (): Agent => (agent ??= new Agent({ connections: 64, keepAliveTimeout: 2000 }));
 
 export async function probe(url: string, headers: Readonly<Record<string, string>>): Promise<ProbeResult> {
-  const response = await request(url, { method: 'GET', headers: { ...headers }, dispatcher: agent, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const response = await request(url, { method: 'GET', headers: { ...headers }, dispatcher: probes(), headersTimeout: 10_000, bodyTimeout: 10_000 });
   const body = Buffer.from(await response.body.arrayBuffer());
   const header = (name: string) => {
     const value = response.headers[name];
@@ -39,5 +41,7 @@ export async function inBatches(count: number, concurrency: number, deadline: nu
 }
 
 export async function closeProbes(): Promise<void> {
-  await agent.close();
+  const closing = agent;
+  agent = undefined;
+  await closing?.close();
 }
