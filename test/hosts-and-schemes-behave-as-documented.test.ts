@@ -41,14 +41,30 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/**
+ * The gateway of a case, its https listener on a port found free: another test file running in
+ * parallel can take that port before the gateway listens on it (EADDRINUSE), so a taken port is
+ * tried again with another.
+ */
+async function startCaseGateway(c: SchemeCase, policy: Policy) {
+  for (let attempt = 1; ; attempt++) {
+    const httpsPort = await freePort();
+    try {
+      const gateway = await startTestGateway(legacy.origin, {
+        plainHttpCredentials: policy,
+        listen: { host: '127.0.0.1', port: 0, ...(c.httpsListener ? { https: { port: httpsPort, certFile: tls.certFile, keyFile: tls.keyFile } } : {}) },
+        ...(c.acceptedHosts ? { acceptedHosts: [...c.acceptedHosts] } : {}),
+        ...(c.forwardedHttps === 'trusted' ? { trustedProxies: ['127.0.0.1'] } : {}),
+      });
+      return { gateway, httpsPort };
+    } catch (error) {
+      if (attempt >= 5 || !/EADDRINUSE/.test(String(error))) throw error;
+    }
+  }
+}
+
 async function sendCase(c: SchemeCase, policy: Policy) {
-  const httpsPort = await freePort();
-  const gateway = await startTestGateway(legacy.origin, {
-    plainHttpCredentials: policy,
-    listen: { host: '127.0.0.1', port: 0, ...(c.httpsListener ? { https: { port: httpsPort, certFile: tls.certFile, keyFile: tls.keyFile } } : {}) },
-    ...(c.acceptedHosts ? { acceptedHosts: [...c.acceptedHosts] } : {}),
-    ...(c.forwardedHttps === 'trusted' ? { trustedProxies: ['127.0.0.1'] } : {}),
-  });
+  const { gateway, httpsPort } = await startCaseGateway(c, policy);
   try {
     const query = c.credentials ? QUERY : 'title_kw=soup';
     const origin = c.tls ? (gateway.httpsOrigin ?? '') : gateway.origin;
