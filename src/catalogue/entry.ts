@@ -47,15 +47,26 @@ export interface ParamSpec {
 }
 
 /**
- * What an operation answers on success: status, XML root element and, for arrays, item name, and
- * the schema of the record it carries (src/legacy/records.ts: member order and null rules for the
- * legacy JSON writer).
+ * The Cache-Control the legacy backend sends with a success (so the sandbox, and the gateway when
+ * it answers from api2):
+ * `public`: `public, max-age=60` when asked without a user, `no-store` with one (IsBookmark is per user);
+ * `revalidate`: `no-cache` (revalidate by ETag); `private`: `no-store`.
+ */
+export type LegacyCacheControl = 'public' | 'revalidate' | 'private';
+
+/**
+ * What an operation answers on success, as the legacy backend answers it (the sandbox legacy
+ * backend, and the gateway answering from api2, both render it): status, XML root element and, for
+ * arrays, item name, the schema of the record it carries (src/legacy/records.ts: member order and
+ * null rules for the legacy JSON writer), and its Cache-Control (src/legacy/answer-policy.ts).
  */
 export interface ResponseShape {
   readonly status: 200 | 204;
   readonly xmlRoot?: string;
   readonly xmlItem?: string;
   readonly record?: z.ZodType;
+  /** Default `private`. */
+  readonly cacheControl?: LegacyCacheControl;
 }
 
 /** Who must be authenticated: every call carries api_key; `user` calls also carry HTTP Basic. */
@@ -66,13 +77,6 @@ export type AuthRequirement = 'key' | 'user' | 'key-optional-user';
  * legacy backend (api2 has no such endpoint, ...). Every operation is one or the other.
  */
 export type Api2Route = { readonly mapping: OperationMapping } | { readonly legacyOnly: string };
-
-/**
- * The Cache-Control the legacy backend (and so the sandbox) sends with a success:
- * `public`: `public, max-age=60` when asked without a user, `no-store` with one (IsBookmark is per user);
- * `revalidate`: `no-cache` (revalidate by ETag); `private`: `no-store`.
- */
-export type LegacyCacheControl = 'public' | 'revalidate' | 'private';
 
 /**
  * A request the sandbox answers with the operation's success on a fresh copy of its dataset:
@@ -90,8 +94,6 @@ export interface SandboxExample {
 /** What the sandbox legacy backend (src/sandbox/legacy-app.ts) does for the operation. */
 export interface SandboxBehaviour {
   readonly act: SandboxAction;
-  /** Default `private`. */
-  readonly cacheControl?: LegacyCacheControl;
   readonly example: SandboxExample;
 }
 
@@ -103,7 +105,7 @@ export interface OperationEntry<Id extends string = string> {
   readonly documentedScheme: 'http' | 'https';
   readonly forms: readonly PathForm[];
   readonly params: readonly ParamSpec[];
-  /** Its success answer (the body records are src/legacy/records.ts). */
+  /** Its success answer, as the legacy backend gives it: shape, record, Cache-Control. */
   readonly answer: ResponseShape;
   readonly auth: AuthRequirement;
   /** Safe operations may be cached, shadowed and retried; writes never are. */

@@ -7,7 +7,7 @@
  * - Cache-Control: `no-store` on errors and on every user-scoped answer (grocery, favorites, try
  *   soons, review writes, and search or detail asked with a user, since IsBookmark is per user);
  *   anonymous search and detail `public, max-age=60`; review reads `no-cache` (revalidate by
- *   ETag). Per operation, its catalogue entry's `sandbox.cacheControl` says which.
+ *   ETag). Per operation, its catalogue entry's `answer.cacheControl` says which.
  * - ETag: weak, FNV-1a of the uncompressed body, on every 200 answer to GET/HEAD; If-None-Match
  *   (list, weak comparison, `*`) gives 304 with ETag, Cache-Control and Vary, no body.
  * - Bodies of at least 1024 bytes are gzip-compressed when the client accepts gzip (by name or

@@ -142,10 +142,9 @@ async function answerRequest(store: LegacyStore, routes: RouteTable, req: Reques
   const paid = paidParamNames(checked.params);
   if (paid.length > 0 && plan === 'free') return failure(403, SANDBOX_MESSAGES.paidOnly(paid), req.json);
 
-  const { act, cacheControl } = match.operation.sandbox;
-  const outcome = act(store, new Values(checked.values), user);
+  const outcome = match.operation.sandbox.act(store, new Values(checked.values), user);
   if (!outcome.ok) return failure(outcome.status, outcome.message, req.json);
-  return success(match.operation, outcome.value, req.json, cacheControlOf(cacheControl, user !== null));
+  return success(match.operation, outcome.value, req.json, user !== null);
 }
 
 /** The uncatalogued `GET /recipe/{id}` (RecipeInfo + Ingredients + Instructions, root `Recipe`): api_key only. */
@@ -172,8 +171,10 @@ function authenticate(store: LegacyStore, credentials: BasicCredentials | null):
   return store.authenticate(credentials.user, credentials.password) ?? false;
 }
 
-function success(operation: Operation, value: unknown, json: boolean, cacheControl: string): Answer {
+/** `withUser`: the request carried a user, which makes a `public` answer `no-store`. */
+function success(operation: Operation, value: unknown, json: boolean, withUser: boolean): Answer {
   const shape = operation.answer;
+  const cacheControl = cacheControlOf(shape.cacheControl, withUser);
   if (shape.status === 204) return { status: 204, body: null, cacheControl };
   return { ...renderLegacy(shape.status, value, json, shape.xmlRoot ?? 'Result', shape.xmlItem, shape.record), cacheControl };
 }

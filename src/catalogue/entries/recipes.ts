@@ -51,14 +51,13 @@ export const RECIPE_OPERATIONS = [
       { ...param('rpp', 'query', false, rules.resultsPerPage), defaultValue: '10' },
     ],
     // DECISION: search needs no user (part 5.4 is silent); a user, when given, fills IsBookmark.
-    answer: { status: 200, xmlRoot: 'RecipeSearchResult', record: RecipeSearchResultSchema },
+    answer: { status: 200, xmlRoot: 'RecipeSearchResult', record: RecipeSearchResultSchema, cacheControl: 'public' },
     auth: 'key-optional-user',
     safe: true,
     cache: 'pages',
     api2: { mapping: searchMapping },
     sandbox: {
       act: (s, v, u) => done(s.search(searchQuery(v), viewerOf(u))),
-      cacheControl: 'public',
       example: { method: 'GET', target: '/recipes?title_kw=soup&rpp=5' },
     },
   }),
