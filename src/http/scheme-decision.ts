@@ -22,7 +22,7 @@
  * A redirect only ever names a configured host (legacy or accepted): with any other `Host` the
  * request is refused, so the gateway never sends a client, and its api_key, elsewhere.
  */
-import { hostnameOf } from '../pipeline/host-guard.js';
+import { hostnameOf } from './hosts.js';
 
 export type PlainHttpPolicy = 'allow' | 'redirect' | 'reject';
 

@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { hostnameOf } from '../pipeline/host-guard.js';
+import { hostnameOf } from '../http/hosts.js';
 
 /** Takes the CONNECT (true) or leaves it to be refused (false). */
 export type ConnectTerminator = (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;

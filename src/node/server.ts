@@ -28,7 +28,7 @@ import { configView, trafficView } from './admin-views.js';
 import { answerClientError, answerConnect } from './node-refusals.js';
 import type { ClientError } from './node-refusals.js';
 import { ArrivingRequest, createNodeListener } from './listener.js';
-import { hostMatcher } from '../pipeline/host-guard.js';
+import { hostMatcher } from '../http/hosts.js';
 import { lingerWhenUnread, oweAnswer } from './answers-on-socket.js';
 import { connectTerminator } from './connect-termination.js';
 import type { ConnectTerminator } from './connect-termination.js';

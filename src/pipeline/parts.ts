@@ -14,13 +14,7 @@ import type { GatewayConfig } from '../config/schema.js';
 import type { RuntimeBindings } from '../gateway/env.js';
 import type { ShadowComparator } from '../traffic/shadow.js';
 import type { RouteLookup } from '../migration/rollout/route-in-force.js';
-import type { UpstreamClient } from '../upstream/types.js';
-
-export interface Upstreams {
-  readonly legacy: UpstreamClient;
-  /** Required when any route calls api2 (the config refuses otherwise). */
-  readonly api2?: UpstreamClient;
-}
+import type { Upstreams } from '../upstream/types.js';
 
 export interface PipelineParts {
   readonly config: GatewayConfig;

@@ -3,7 +3,7 @@
  * enables it (traffic.breakers.<upstream>), and the live state the admin views show.
  */
 import type { GatewayConfig } from '../config/schema.js';
-import type { Upstreams } from '../pipeline/parts.js';
+import type { Upstreams } from '../upstream/types.js';
 import { withBreaker } from './breaker.js';
 import type { Breaker, BreakerState } from './breaker.js';
 import type { ShadowComparator } from './shadow.js';

@@ -77,3 +77,10 @@ export interface UpstreamClient {
   /** The pool's state, when the client has a pool it can read (undici on Node). */
   stats?(): UpstreamPoolStats;
 }
+
+/** The gateway's upstream clients: the legacy backend's, and api2's when a route can call it. */
+export interface Upstreams {
+  readonly legacy: UpstreamClient;
+  /** Required when any route calls api2 (the config refuses otherwise). */
+  readonly api2?: UpstreamClient;
+}
