@@ -58,7 +58,7 @@ export async function answerThroughApi2(
   try {
     const mapped = await mapping.run({ operation: operation.id, values }, exchange.port, context);
     const shape = operation.answer;
-    const cacheControl = cacheControlOf(operation.sandbox.cacheControl, terms.withUser);
+    const cacheControl = cacheControlOf(shape.cacheControl, terms.withUser);
     // As bytes: the byte count is then known, and the runtime writes them as they are.
     const rendered = mapped.status === 204 || mapped.body === null ? null : renderLegacyBytes(mapped.body, json, shape.xmlRoot ?? 'Result', shape.xmlItem, shape.record);
     const status = rendered === null ? 204 : mapped.status;
