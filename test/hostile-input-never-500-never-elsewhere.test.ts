@@ -325,7 +325,7 @@ const requestArb: fc.Arbitrary<Generated> = fc.oneof({ weight: 1, arbitrary: cha
 
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host'];
 // eslint-disable-next-line no-control-regex
-// The gateway's own trail goes on every upstream call (src/observability/trace-context.ts): its
+// The gateway's own trail goes on every upstream call (src/request/trace-context.ts): its
 // request id and a traceparent with a span id of its own. A client header named in Connection is
 // read from the end-to-end view only, so such a header never lends the trail its value.
 const GATEWAY_RENDERED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'accept', 'accept-encoding', 'x-request-id', 'traceparent'];

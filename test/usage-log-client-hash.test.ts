@@ -4,8 +4,8 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hmacSha256, sha256, toHex } from '../src/observability/hmac-sha256.js';
-import { createIdentifier, hashClient } from '../src/observability/identity.js';
+import { hmacSha256, sha256, toHex } from '../src/request/hmac-sha256.js';
+import { createIdentifier, hashClient } from '../src/request/identity.js';
 import { credentialsOf } from '../src/request/credentials.js';
 import { readPairs } from '../src/request/pairs.js';
 

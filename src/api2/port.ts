@@ -4,7 +4,7 @@
  * in the query), the user's HTTP Basic header passed through, JSON only. One deadline covers all
  * the calls of a mapping. Nothing is retried.
  *
- * Every call carries the request's trail (src/observability/trace-context.ts): its X-Request-Id,
+ * Every call carries the request's trail (src/request/trace-context.ts): its X-Request-Id,
  * a `traceparent` with a span id of its own per call (a mapping of several calls, grocery.update,
  * gives each its own), and `tracestate` when the client sent one.
  *
@@ -16,8 +16,8 @@ import type { Api2Port, Api2Request } from '../../mappings/types.js';
 import type { AbortSignalLike, UpstreamClient } from '../upstream/types.js';
 import { GATEWAY_PRODUCT } from '../gateway/product.js';
 import { copyWith } from '../hot-path.js';
-import { markCall } from '../observability/trace-context.js';
-import type { RequestTrail } from '../observability/trace-context.js';
+import { markCall } from '../request/trace-context.js';
+import type { RequestTrail } from '../request/trace-context.js';
 
 export interface Api2Credentials {
   readonly apiKey: string;

@@ -4,7 +4,7 @@
  * guess from outside this process. Replicas that share a cache tier pass a shared secret key
  * instead, so they agree on the hashes (and a reader of the tier still cannot check a guess). Memoised (bounded) so a busy client costs one map lookup.
  */
-import { hmacSha256, toHex } from '../observability/hmac-sha256.js';
+import { hmacSha256, toHex } from '../request/hmac-sha256.js';
 
 export type SecretHasher = (secret: string) => string;
 

@@ -12,9 +12,9 @@ import type { ClientView } from '../http/client-view.js';
 import { endToEndHeaders } from '../http/headers.js';
 import type { PeerMatcher } from '../http/trusted-proxies.js';
 import { wantsJson } from '../legacy/render.js';
-import { REQUEST_ID_HEADER, requestIdFrom } from '../observability/request-id.js';
-import { TRACEPARENT_HEADER, TRACESTATE_HEADER, traceFrom } from '../observability/trace-context.js';
-import type { TraceContext } from '../observability/trace-context.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../request/request-id.js';
+import { TRACEPARENT_HEADER, TRACESTATE_HEADER, traceFrom } from '../request/trace-context.js';
+import type { TraceContext } from '../request/trace-context.js';
 import { credentialsOf } from '../request/credentials.js';
 import type { Credentials } from '../request/credentials.js';
 import { readPairs } from '../request/pairs.js';
@@ -24,7 +24,7 @@ import type { RuntimeArrival } from './env.js';
 export interface Arrival {
   /** From `X-Request-Id` when acceptable, else generated. */
   readonly requestId: string;
-  /** From `traceparent`/`tracestate` when valid, else a new trace (src/observability/trace-context.ts). */
+  /** From `traceparent`/`tracestate` when valid, else a new trace (src/request/trace-context.ts). */
   readonly trace: TraceContext;
   /** Epoch milliseconds at arrival. */
   readonly startedAt: number;

@@ -11,8 +11,8 @@
 import type { OperationId, PathFormKind } from '../catalogue/operations.js';
 import { uncataloguedTemplate } from '../catalogue/route-table.js';
 import type { RouteMode } from '../config/schema.js';
-import { scrubTemplate } from '../observability/identity.js';
-import type { Identifier } from '../observability/identity.js';
+import { scrubTemplate } from '../request/identity.js';
+import type { Identifier } from '../request/identity.js';
 import type { CacheOutcome } from '../cache/types.js';
 import type { Arrival } from './arrival.js';
 import { jsonChosenBy } from '../legacy/render.js';
@@ -33,7 +33,7 @@ export interface RequestRecord {
   readonly id?: string;
   /** From `X-Request-Id` when acceptable, else generated; echoed to the client when the usage log is on. */
   readonly requestId: string;
-  /** The W3C trace id every upstream call of the request carried (src/observability/trace-context.ts); absent on a request refused before the app. */
+  /** The W3C trace id every upstream call of the request carried (src/request/trace-context.ts); absent on a request refused before the app. */
   readonly traceId?: string | undefined;
   /** Epoch milliseconds when the request reached the gateway. */
   readonly startedAt: number;

@@ -26,7 +26,7 @@ import type { RuntimeAnswer, RuntimeArrival } from '../gateway/env.js';
 import { wantsJson } from '../legacy/render.js';
 import { refuseEarly } from './early-refusals.js';
 import type { ListenerRefusal } from './early-refusals.js';
-import { REQUEST_ID_HEADER } from '../observability/request-id.js';
+import { REQUEST_ID_HEADER } from '../request/request-id.js';
 import { recordRefusal, refusalArrival } from '../observability/refusal-record.js';
 import type { RefusalObserver } from '../observability/refusal-record.js';
 

@@ -18,7 +18,7 @@ import { singleValue } from '../http/headers.js';
 import { renderError, wantsJson } from '../legacy/render.js';
 import { recordRefusal, refusalArrival } from '../observability/refusal-record.js';
 import type { Refusal, RefusalObserver } from '../observability/refusal-record.js';
-import { REQUEST_ID_HEADER } from '../observability/request-id.js';
+import { REQUEST_ID_HEADER } from '../request/request-id.js';
 import { afterOwedAnswers } from './answers-on-socket.js';
 import type { RuntimeAnswer } from '../gateway/env.js';
 import type { ArrivingRequest } from './listener.js';

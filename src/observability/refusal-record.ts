@@ -9,9 +9,9 @@ import { recordOf } from '../gateway/request-record.js';
 import type { RecordedArrival, RecordSink } from '../gateway/request-record.js';
 import { credentialsOf } from '../request/credentials.js';
 import { readPairs } from '../request/pairs.js';
-import type { Identifier } from './identity.js';
+import type { Identifier } from '../request/identity.js';
 import { roundMs } from './measure.js';
-import { requestIdFrom } from './request-id.js';
+import { requestIdFrom } from '../request/request-id.js';
 
 export interface RefusalObserver {
   readonly sink: RecordSink;

@@ -10,7 +10,7 @@
  */
 import { ObservabilityConfigSchema } from '../config/observability.js';
 import type { GatewayConfig } from '../config/schema.js';
-import { hashClient } from '../observability/identity.js';
+import { hashClient } from '../request/identity.js';
 
 /** The environment variable that overrides `observability.hashKey` in `npm start` and the edge worker. */
 export const GATEWAY_HASH_KEY = 'GATEWAY_HASH_KEY';

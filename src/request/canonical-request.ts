@@ -11,7 +11,7 @@ import type { RouteMode } from '../config/schema.js';
 import type { ClientView } from '../http/client-view.js';
 import type { ForwardedFor } from '../http/headers.js';
 import { copyWith } from '../hot-path.js';
-import type { RequestTrail, TraceContext } from '../observability/trace-context.js';
+import type { RequestTrail, TraceContext } from './trace-context.js';
 import { canonicalise } from './canonicalise.js';
 import type { CanonicalParams, Refusal, UnknownParameters } from './canonicalise.js';
 import type { Credentials } from './credentials.js';

@@ -2,7 +2,7 @@
  * A request's credentials, read once on arrival: every `api_key` of the query string and the
  * `Authorization` header with its HTTP Basic user. The guards (plain-http policy), the canonical
  * request, the cache key, the api2 calls and the record all read these; nothing parses them again.
- * Never logged, never keyed: the record holds keyed hashes only (src/observability/identity.ts).
+ * Never logged, never keyed: the record holds keyed hashes only (src/request/identity.ts).
  */
 import { parseBasic } from '../legacy/credentials.js';
 import type { BasicCredentials } from '../legacy/credentials.js';

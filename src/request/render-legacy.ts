@@ -13,7 +13,7 @@
  * side.ts), with a span id of its own, so it is never part of a page key.
  */
 import { upstreamRequestHeaders } from '../http/headers.js';
-import { TRAIL_HEADERS } from '../observability/trace-context.js';
+import { TRAIL_HEADERS } from './trace-context.js';
 import type { CanonicalParams } from './canonicalise.js';
 import type { CanonicalRequest } from './canonical-request.js';
 import { encodeFormComponent } from './pairs.js';

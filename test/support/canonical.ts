@@ -12,7 +12,7 @@ import type { CanonicalRequest } from '../../src/request/canonical-request.js';
 import type { Refusal, UnknownParameters } from '../../src/request/canonicalise.js';
 import { credentialsOf } from '../../src/request/credentials.js';
 import { readPairs } from '../../src/request/pairs.js';
-import { traceFrom } from '../../src/observability/trace-context.js';
+import { traceFrom } from '../../src/request/trace-context.js';
 import { renderLegacyRequest } from '../../src/request/render-legacy.js';
 import type { LegacyForward } from '../../src/request/render-legacy.js';
 

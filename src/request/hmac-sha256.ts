@@ -2,7 +2,7 @@
  * HMAC-SHA256 in plain TypeScript, synchronous, for the keyed client and user hashes of the usage
  * log. WebCrypto's `crypto.subtle.sign` would be asynchronous (a thread-pool round trip on Node)
  * and node:crypto is not available on edge runtimes; the inputs are short and the results are
- * cached per key (src/observability/identity.ts), so a small pure implementation is enough.
+ * cached per key (src/request/identity.ts), so a small pure implementation is enough.
  * Checked against node:crypto in test/usage-log-client-hash.test.ts.
  */
 

@@ -6,7 +6,7 @@
  *
  * Hashes are cached per raw value (bounded), so a busy client costs one map lookup per request.
  */
-import type { Credentials } from '../request/credentials.js';
+import type { Credentials } from './credentials.js';
 import { hmacSha256, toHex } from './hmac-sha256.js';
 
 const CACHE_LIMIT = 10_000;

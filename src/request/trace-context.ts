@@ -80,7 +80,7 @@ export const TRAIL_HEADERS: readonly string[] = ['x-request-id', TRACEPARENT_HEA
 
 /** What every upstream call of one request carries so that it can be followed (src/pipeline/*-side.ts). */
 export interface RequestTrail {
-  /** The request id of the usage line (src/observability/request-id.ts), sent as `X-Request-Id`. */
+  /** The request id of the usage line (src/request/request-id.ts), sent as `X-Request-Id`. */
   readonly requestId: string;
   readonly trace: TraceContext;
   /** The client's `User-Agent` as sent, if any. */
