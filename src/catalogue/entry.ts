@@ -5,6 +5,7 @@
  * catalogue back.
  */
 import type { z } from 'zod';
+import type { LegacyCacheControl } from '../legacy/answer-terms.js';
 import type { ParamRule } from '../legacy/param-rules.js';
 import type { OperationMapping } from '../../mappings/types.js';
 import type { SandboxAction } from '../sandbox/action.js';
@@ -29,7 +30,7 @@ export interface PathForm {
 /**
  * Where a parameter travels. `path`: in the path. `query`: in the query string only.
  * `input`: DECISION (the document is silent): in the query string, a JSON body or a
- * form-encoded body; see src/legacy/params.ts.
+ * form-encoded body; see src/request/body-params.ts.
  */
 export type ParamCarriage = 'path' | 'query' | 'input';
 
@@ -45,14 +46,6 @@ export interface ParamSpec {
   /** The value an absent parameter takes; rendered explicitly in what the gateway forwards. */
   readonly defaultValue?: string;
 }
-
-/**
- * The Cache-Control the legacy backend sends with a success (so the sandbox, and the gateway when
- * it answers from api2):
- * `public`: `public, max-age=60` when asked without a user, `no-store` with one (IsBookmark is per user);
- * `revalidate`: `no-cache` (revalidate by ETag); `private`: `no-store`.
- */
-export type LegacyCacheControl = 'public' | 'revalidate' | 'private';
 
 /**
  * What an operation answers on success, as the legacy backend answers it (the sandbox legacy

@@ -15,7 +15,7 @@ import { RECIPE_OPERATIONS } from './entries/recipes.js';
 import { REVIEW_OPERATIONS } from './entries/reviews.js';
 import type { OperationEntry } from './entry.js';
 
-export type { Api2Route, AuthRequirement, LegacyCacheControl, Method, ParamCarriage, ParamSpec, PathForm, PathFormKind, ResponseShape, SandboxExample } from './entry.js';
+export type { Api2Route, AuthRequirement, Method, ParamCarriage, ParamSpec, PathForm, PathFormKind, ResponseShape, SandboxExample } from './entry.js';
 
 const ENTRIES = [...REVIEW_OPERATIONS, ...GROCERY_OPERATIONS, ...LIST_OPERATIONS, ...RECIPE_OPERATIONS] as const;
 

@@ -3,7 +3,7 @@
  * short machine-readable reason in `X-Gateway-Error`. Messages never carry a secret: callers pass
  * sentences built from operation ids, upstream names and rules, never from request values.
  */
-import type { FieldError } from '../legacy/params.js';
+import type { FieldError } from '../legacy/field-error.js';
 import { renderError } from '../legacy/render.js';
 import { answer, toResponse } from './answer.js';
 import type { Answer } from './answer.js';

@@ -15,8 +15,7 @@
  *   smaller ones `Vary: Accept` (JSON or XML is chosen by Accept). Content-Length is the length
  *   of the bytes sent (on HEAD, of those a GET would send).
  */
-import type { LegacyCacheControl } from '../catalogue/entry.js';
-import type { ContentCoding } from '../request/encoding.js';
+import type { ContentCoding, LegacyCacheControl } from './answer-terms.js';
 
 export const NO_STORE = 'no-store';
 const PUBLIC_CACHE = 'public, max-age=60';

@@ -7,7 +7,7 @@ import { HEADER_SAFE, api2UserAgent, openApi2Exchange } from '../api2/port.js';
 import { routeTimeoutMs } from '../config/schema.js';
 import { gatewayError } from '../http/gateway-error.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
-import type { ContentCoding } from '../request/encoding.js';
+import type { ContentCoding } from '../legacy/answer-terms.js';
 import type { AbortSignalLike } from '../upstream/types.js';
 import { answerThroughApi2 } from './api2-answer.js';
 import type { LegacyCall } from './legacy-side.js';

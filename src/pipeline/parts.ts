@@ -7,7 +7,7 @@ import type { Answer } from '../http/answer.js';
 import { gatewayError } from '../http/gateway-error.js';
 import type { GatewayErrorCode } from '../http/gateway-error.js';
 import type { RecordedOutcome } from '../gateway/request-record.js';
-import type { FieldError } from '../legacy/params.js';
+import type { FieldError } from '../legacy/field-error.js';
 import type { MappingContext } from '../../mappings/types.js';
 import type { SearchCache } from '../cache/search-cache.js';
 import type { GatewayConfig } from '../config/schema.js';

@@ -16,7 +16,7 @@ import { canonicalise } from './canonicalise.js';
 import type { CanonicalParams, Refusal, UnknownParameters } from './canonicalise.js';
 import type { Credentials } from './credentials.js';
 import { negotiateEncoding } from './encoding.js';
-import type { ContentCoding } from './encoding.js';
+import type { ContentCoding } from '../legacy/answer-terms.js';
 import type { Pair } from './pairs.js';
 
 export interface CanonicalRequest extends CanonicalParams {

@@ -7,7 +7,7 @@
  * 406 would break more clients than an unencoded answer). The upstream is then asked for exactly that coding, so
  * no client is ever served a coding it did not accept, from the cache or otherwise.
  */
-export type ContentCoding = 'gzip' | 'identity';
+import type { ContentCoding } from '../legacy/answer-terms.js';
 
 export function negotiateEncoding(acceptEncoding: string | undefined): ContentCoding {
   if (!acceptEncoding) return 'identity';

@@ -29,8 +29,8 @@
  */
 import { Hono } from 'hono';
 import { parseBasic } from '../legacy/credentials.js';
-import { parseBody, parseQuery } from '../legacy/params.js';
-import type { ParamValues } from '../legacy/params.js';
+import { parseBody, parseQuery } from '../request/first-values.js';
+import type { ParamValues } from '../request/first-values.js';
 import { legacyErrorBody } from '../legacy/render.js';
 import type { Plan, SandboxUser } from './dataset.js';
 import { COMMON_MESSAGES } from './messages.js';

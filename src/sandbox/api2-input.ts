@@ -1,6 +1,6 @@
 /**
  * The api2 sandbox's input rules: search parameters and request bodies, parsed from the name →
- * text maps of legacy/params.ts (parseQuery, parseBody: names lower-cased, as ASP.NET binds them
+ * text maps of src/request/first-values.ts (parseQuery, parseBody: names lower-cased, as ASP.NET binds them
  * without regard to case).
  *
  * DECISIONS (the spec types every field but states no rule):
@@ -21,7 +21,7 @@
  *   into the display quantity ("1" + "lb" → "1 lb"); notes, department optional (absent → '').
  *   ischecked: `true`/`false`. A body `guid` different from the path's → 400.
  */
-import type { ParamValues } from '../legacy/params.js';
+import type { ParamValues } from '../request/first-values.js';
 import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
 import { API2_CATEGORY_TOKENS } from './api2-records.js';
 

@@ -2,16 +2,12 @@
  * First-value views of legacy parameters, for code that reads a few known names and need not
  * judge the request (the sandbox api2 backend, the api key of a refused target). Checking and
  * canonical forms are src/request/canonicalise.ts's; both read parameters the same way
- * (src/request/pairs.ts, src/request/body-params.ts).
+ * (pairs.ts, body-params.ts).
  */
-import { readBodyParams } from '../request/body-params.js';
-import { readPairs } from '../request/pairs.js';
-import type { Pair } from '../request/pairs.js';
-import type { FieldError } from './field-error.js';
-
-export { decodeFormComponent } from '../request/pairs.js';
-
-export type { FieldError } from './field-error.js';
+import type { FieldError } from '../legacy/field-error.js';
+import { readBodyParams } from './body-params.js';
+import { readPairs } from './pairs.js';
+import type { Pair } from './pairs.js';
 
 export type ParamValues = ReadonlyMap<string, string>;
 
