@@ -1,10 +1,12 @@
 /**
- * Child process (run with --expose-gc): inserts 100,000 distinct pages into a PageCache capped at
- * 10 MB and reports how much heap and external memory that left behind, measured after full
- * collections. The pages are 2 KB each, so 200 MB pass through a 10 MB cache.
+ * Child process (run with --expose-gc, in its own process so the figure is the cache's, not the
+ * load generator's): inserts 100,000 distinct pages into a PageCache capped at 10 MB and reports
+ * how much heap and external memory that left behind, measured after full collections. The pages
+ * are 2 KB each, so 200 MB pass through a 10 MB cache.
  */
 import { PageCache } from '../src/cache/page-cache.js';
 import type { StoredAnswer } from '../src/cache/types.js';
+import { runChild } from './ipc.js';
 
 const PAGES = 100_000;
 const CAP = 10 * 1024 * 1024;
@@ -28,8 +30,6 @@ for (let i = 0; i < PAGES; i++) {
   const key = JSON.stringify(['recipes.search', 'legacy', 'json', 'identity', 'any', null, `page ${i}`, null, null, null, null, null, false, 1, 10]);
   await cache.serve({ key, flightKey: key, policy, bypass: false, mayReadStored: true, group: null, produce: async () => answer, refresh: async () => answer, storable: () => true });
 }
-const after = settle();
-const size = cache.size;
-process.stdout.write(
-  `${JSON.stringify({ pages: PAGES, capBytes: CAP, entries: size.entries, storedBytes: size.bytes, grewBytes: after - before, evicted: cache.counters.evicted })}\n`,
-);
+const grewBytes = settle() - before;
+const info = { pages: PAGES, capBytes: CAP, entries: cache.size.entries, storedBytes: cache.size.bytes, grewBytes, evicted: cache.counters.evicted };
+runChild(() => Promise.resolve({ info, close: () => Promise.resolve() }));

@@ -1,67 +1,85 @@
 /**
- * The messages between the bench runner (parent) and the processes it measures (children), and the
- * child side of the protocol:
+ * The child side of the bench's child processes (the parent side is bench/children.ts). A child's
+ * start spec is its first argument (JSON); it says `{ type: 'ready', info }` once listening (or
+ * `failed`), answers the parent's questions `{ type: 'ask', id, question }` with `{ type: 'reply', id, value }`,
+ * and stops on `{ type: 'stop' }` or as soon as its IPC channel closes, so a runner that dies (even
+ * by SIGKILL) leaves no child behind.
  *
- *   parent → child  { type: 'rss', id }      child → parent  { type: 'rss', id, rss, cpuMicros }
- *   parent → child  { type: 'stop' }         child closes its servers and exits
- *   child → parent  { type: 'ready', info }  once listening (info: ports, files)
- *   child → parent  { type: 'failed', message }
- *
- * A child's start spec is its first argument (JSON). A child exits as soon as its IPC channel
- * closes, so a runner that dies (even by SIGKILL) leaves no child behind.
+ *   usage          rss and heapUsed of this process, after a full collection when `gc` (--expose-gc)
+ *   profile-start  the V8 CPU profiler (100 µs sampling) and the allocation sampling profiler (every
+ *                  4 KiB, collected objects kept: every allocation, not only what survived)
+ *   profile-stop   both written to `dir` as `<name>.cpuprofile` and `<name>.heapprofile`; the files
  */
-import { startProfiling, stopProfiling } from './profiler.js';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
 
-export type ParentMessage =
-  | { readonly type: 'rss'; readonly id: number }
-  | { readonly type: 'stop' }
-  /** bench/profile.ts: start the CPU and allocation sampling profilers; stop and write them to `dir`. */
+export type Question =
+  | { readonly type: 'usage'; readonly gc: boolean }
   | { readonly type: 'profile-start' }
   | { readonly type: 'profile-stop'; readonly dir: string; readonly name: string };
-
+export type ParentMessage = { readonly type: 'ask'; readonly id: number; readonly question: Question } | { readonly type: 'stop' };
+export type Info = Readonly<Record<string, string | number>>;
 export type ChildMessage =
-  | { readonly type: 'ready'; readonly info: Readonly<Record<string, string | number>> }
+  | { readonly type: 'ready'; readonly info: Info }
   | { readonly type: 'failed'; readonly message: string }
-  | { readonly type: 'rss'; readonly id: number; readonly rss: number; readonly cpuMicros: number }
-  | { readonly type: 'profiled'; readonly files: readonly string[] };
+  | { readonly type: 'reply'; readonly id: number; readonly value: unknown };
 
-export interface StartedChild {
-  readonly info: Readonly<Record<string, string | number>>;
-  close(): Promise<void>;
+let session: Session | undefined;
+const post = <T>(method: string, params: object = {}): Promise<T> =>
+  new Promise((resolve, reject) => session?.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T))));
+
+async function answer(question: Question): Promise<unknown> {
+  switch (question.type) {
+    case 'usage':
+      if (question.gc) (globalThis as { gc?: () => void }).gc?.();
+      const { rss, heapUsed } = process.memoryUsage();
+      return { rss, heapUsed };
+    case 'profile-start':
+      session = new Session();
+      session.connect();
+      for (const [method, params] of [
+        ['Profiler.enable', {}],
+        ['Profiler.setSamplingInterval', { interval: 100 }],
+        ['HeapProfiler.enable', {}],
+        ['HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }],
+        ['Profiler.start', {}],
+      ] as const) await post(method, params);
+      return [];
+    case 'profile-stop': {
+      const { profile: cpu } = await post<{ profile: unknown }>('Profiler.stop');
+      const { profile: heap } = await post<{ profile: unknown }>('HeapProfiler.stopSampling');
+      session?.disconnect();
+      const files = [join(question.dir, `${question.name}.cpuprofile`), join(question.dir, `${question.name}.heapprofile`)];
+      await Promise.all([writeFile(files[0]!, JSON.stringify(cpu)), writeFile(files[1]!, JSON.stringify(heap))]);
+      return files;
+    }
+  }
 }
 
-/** Runs a child entry: parses the spec, starts, reports, answers RSS requests, stops on request. */
-export function runChild<Spec>(start: (spec: Spec) => Promise<StartedChild>): void {
-  const send = (message: ChildMessage) => {
-    if (process.connected) process.send?.(message);
-  };
-  let started: StartedChild | undefined;
+/** Runs a child entry: parses the spec, starts, reports, answers questions, stops on request. */
+export function runChild<Spec>(start: (spec: Spec) => Promise<{ readonly info: Info; close(): Promise<void> }>): void {
+  const send = (message: ChildMessage) => void (process.connected && process.send?.(message));
+  let close: (() => Promise<void>) | undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    const force = setTimeout(() => process.exit(code), 2000);
-    force.unref();
+    setTimeout(() => process.exit(code), 2000).unref();
     try {
-      await started?.close();
+      await close?.();
     } finally {
       process.exit(code);
     }
   };
   process.on('disconnect', () => void stop(0));
   process.on('message', (message: ParentMessage) => {
-    if (message.type === 'rss') {
-      const cpu = process.cpuUsage();
-      send({ type: 'rss', id: message.id, rss: process.memoryUsage().rss, cpuMicros: cpu.user + cpu.system });
-    }
-    else if (message.type === 'stop') void stop(0);
-    else if (message.type === 'profile-start') void startProfiling().then(() => send({ type: 'profiled', files: [] }));
-    else if (message.type === 'profile-stop') void stopProfiling(message.dir, message.name).then((files) => send({ type: 'profiled', files }));
+    if (message.type === 'stop') void stop(0);
+    else void answer(message.question).then((value) => send({ type: 'reply', id: message.id, value }));
   });
-  const spec = JSON.parse(process.argv[2] ?? '{}') as Spec;
-  start(spec).then(
+  start(JSON.parse(process.argv[2] ?? '{}') as Spec).then(
     (child) => {
-      started = child;
+      close = () => child.close();
       send({ type: 'ready', info: child.info });
     },
     (error: unknown) => {

@@ -1,16 +1,26 @@
 /**
- * One measurement: autocannon (programmatic, in this process) against one URL for a fixed duration
- * and connection count. req/s is completed requests over the measured time; latencies are recorded
- * from autocannon's per-response times (sub-millisecond, unlike its 1 ms histogram) and reduced to
- * p50/p99 here. Errors are connection errors and timeouts plus non-2xx answers.
+ * Load: autocannon (programmatic, in this process) against one origin, for a fixed duration or a
+ * fixed number of requests. req/s is completed requests over the measured time; latencies are
+ * recorded from autocannon's per-response times (sub-millisecond, unlike its 1 ms histogram) and
+ * reduced to p50/p99 here. Errors are connection errors (timeouts included) plus non-2xx answers.
+ * `measureTarget` adds what the process under test spent meanwhile: CPU (user + system, its whole
+ * process tree, from /proc) and the bytes its scavenges promoted, each per request answered.
  */
 import autocannon from 'autocannon';
+import type { Child } from './children.js';
+import { REQUEST_HEADERS } from './pages.js';
+import { treeCpuMicros } from './proc.js';
 
 export interface LoadOptions {
   readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
   readonly connections: number;
-  readonly durationS: number;
+  readonly durationS?: number;
+  /** Instead of a duration: exactly this many requests. */
+  readonly amount?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A sequence each connection loops over (bench/soak.ts). */
+  readonly requests?: autocannon.Request[];
+  readonly timeoutS?: number;
 }
 
 export interface Measurement {
@@ -23,37 +33,30 @@ export interface Measurement {
   readonly timeouts: number;
   readonly requests: number;
   readonly durationS: number;
-  /** CPU (user + system) the process under test spent per request, in µs (bench/measure.ts). */
+  /** CPU (user + system) the process under test spent per request, in µs. */
   readonly cpuUsPerRequest?: number;
-  /** Bytes its scavenges promoted to the old generation per request (bench/measure.ts). */
+  /** Bytes its scavenges promoted to the old generation per request. */
   readonly promotedBytesPerRequest?: number;
 }
 
-export function percentile(sorted: Float64Array | readonly number[], p: number): number {
+export function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank] ?? Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
 
-export function runLoad(options: LoadOptions): Promise<Measurement> {
+/** The measurement, and every response time (ms, sorted). */
+export function runLoad(options: LoadOptions): Promise<Measurement & { readonly latencies: Float64Array }> {
+  const durationS = options.durationS ?? 0;
   // autocannon only checks its deadline on a sample tick: ticks that divide the duration exactly.
-  const ticks = Math.max(1, Math.ceil(options.durationS));
-  const sampleInt = (options.durationS * 1000) / ticks;
+  const timing = options.amount ? { amount: options.amount } : { duration: durationS, sampleInt: (durationS * 1000) / Math.max(1, Math.ceil(durationS)) };
   const latencies: number[] = [];
   return new Promise((resolve, reject) => {
     const instance = autocannon(
-      {
-        url: options.url,
-        connections: options.connections,
-        duration: options.durationS,
-        sampleInt,
-        headers: { ...options.headers },
-        timeout: 10,
-      },
+      { url: options.url, connections: options.connections, ...timing, headers: { ...options.headers }, timeout: options.timeoutS ?? 10, ...(options.requests ? { requests: options.requests } : {}) },
       (error: unknown, result) => {
         if (error) return reject(error instanceof Error ? error : new Error(String(error)));
         const sorted = Float64Array.from(latencies).sort();
-        const seconds = result.duration > 0 ? result.duration : options.durationS;
+        const seconds = result.duration > 0 ? result.duration : durationS;
         resolve({
           reqPerSec: result.requests.total / seconds,
           p50Ms: percentile(sorted, 50),
@@ -63,11 +66,24 @@ export function runLoad(options: LoadOptions): Promise<Measurement> {
           timeouts: result.timeouts,
           requests: result.requests.total,
           durationS: seconds,
+          latencies: sorted,
         });
       },
     );
-    instance.on('response', (_client, _status, _bytes, responseTime) => {
-      latencies.push(responseTime);
-    });
+    instance.on('response', (_client, _status, _bytes, responseTime) => void latencies.push(responseTime));
   });
+}
+
+/** V8 prints a collection's line after it ends; give the last one time to reach the pipe. */
+const GC_LINE_SETTLE_MS = 100;
+
+export async function measureTarget(target: Child, url: string, connections: number, durationS: number): Promise<Measurement> {
+  const cpuBefore = treeCpuMicros(target.pid);
+  const promotedBefore = target.gc?.promotedBytes() ?? Number.NaN;
+  const { latencies: _, ...result } = await runLoad({ url, headers: REQUEST_HEADERS, connections, durationS });
+  const cpuAfter = treeCpuMicros(target.pid);
+  if (target.gc) await new Promise((resolve) => setTimeout(resolve, GC_LINE_SETTLE_MS));
+  const promotedAfter = target.gc?.promotedBytes() ?? Number.NaN;
+  const per = (value: number) => (result.requests > 0 ? value / result.requests : Number.NaN);
+  return { ...result, cpuUsPerRequest: per(cpuAfter - cpuBefore), promotedBytesPerRequest: per(promotedAfter - promotedBefore) };
 }

@@ -11,7 +11,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Child } from './children.js';
-import { treeCpuMicros, treeRssBytes } from './proc.js';
 
 /** The nginx binary on PATH, or undefined. */
 export function findNginx(): string | undefined {
@@ -21,7 +20,7 @@ export function findNginx(): string | undefined {
 }
 
 /** A loopback port free at the time of asking. */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -73,7 +72,6 @@ export async function startNginx(binary: string, upstreamOrigin: string): Promis
   const file = join(dir, 'nginx.conf');
   await writeFile(file, config(dir, port, new URL(upstreamOrigin)));
   const child = spawn(binary, ['-p', dir, '-e', join(dir, 'error.log'), '-c', file], { stdio: ['ignore', 'inherit', 'inherit'] });
-  const pid = child.pid ?? -1;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const kill = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -90,12 +88,5 @@ export async function startNginx(binary: string, upstreamOrigin: string): Promis
     await kill();
     throw error;
   }
-  return {
-    name: 'nginx',
-    pid,
-    info: { origin: `http://127.0.0.1:${port}` },
-    rss: () => Promise.resolve(treeRssBytes(pid)),
-    cpuMicros: () => Promise.resolve(treeCpuMicros(pid)),
-    kill,
-  };
+  return { name: 'nginx', pid: child.pid ?? -1, info: { origin: `http://127.0.0.1:${port}` }, kill };
 }

@@ -1,52 +1,48 @@
 /**
- * Command-line flags of `npm run bench`:
+ * The flags of `npm run bench -- [mode] [flags]`, one parser for every mode (defaults per mode):
  *
- *   --duration S      seconds per scenario per round (default 6)
- *   --connections N   concurrent connections of the load generator (default 50)
- *   --rounds N        rounds; each runs every scenario once, order rotated (default 4)
- *   --runs N          whole runs in a row, then each ratio's median over them (default 1; the
- *                     performance targets are judged by `--runs 3`)
- *   --warmup S        unrecorded load per scenario before the first round (default 1)
+ *   --duration S      seconds of load: per scenario per round (6; ab 5, profile 15, gc per run 6, soak 60)
+ *   --connections N   concurrent connections of the load generator (50)
+ *   --rounds N        anchors: rounds, each every scenario once, order rotated (4); ab: rounds (6)
+ *   --runs N          anchors: whole runs in a row, then each ratio's median over them (1); gc: fresh processes (3)
+ *   --warmup S        unrecorded load first: per scenario (1), soak (5)
  *   --json FILE       also write the results as JSON
- *   --smoke           ≈15 s of load in total: 0.5 s per scenario, 1 round, 0.5 s warm-up, partial cache fill
- *   --profile DIR     run the log-on pass-through gateway with --cpu-prof, profile written to DIR
+ *   --smoke           anchors, ≈15 s of load in all: 0.5 s per scenario, 1 round, 0.5 s warm-up, partial cache fill
+ *   --target T        gc, profile: the process under test (gw-legacy)
+ *   --targets LIST    ab (gw-legacy,gw-cache), syscalls (floor-log,gw-legacy,hono-log,gw-cache)
+ *   --base REF, --this-ref REF, --this-flags=FLAGS     ab
+ *   --flags=FLAGS, --compare=FLAGS                    gc
+ *   --out DIR         profile (.bench-profiles)
+ *   --requests N      syscalls (20000)
  */
 import { parseArgs } from 'node:util';
 
-export interface BenchOptions {
-  readonly durationS: number;
-  readonly connections: number;
-  readonly rounds: number;
-  readonly runs: number;
-  readonly warmupS: number;
-  readonly json: string | undefined;
-  readonly smoke: boolean;
-  readonly profileDir: string | undefined;
-  /** How long the cache fill may take before the RSS is read anyway. */
-  readonly fillBudgetMs: number;
-  /** The command as typed, for the report. */
-  readonly command: string;
+export const MODES = ['anchors', 'ab', 'gc', 'profile', 'soak', 'syscalls'] as const;
+export type Mode = (typeof MODES)[number];
+
+const NUMBERS = { duration: 6, connections: 50, rounds: 4, runs: 1, warmup: 1, requests: 20_000 };
+const MODE_NUMBERS: Readonly<Record<Mode | 'smoke', Partial<typeof NUMBERS>>> = {
+  anchors: {},
+  smoke: { duration: 0.5, rounds: 1, warmup: 0.5 },
+  ab: { duration: 5, rounds: 6 },
+  gc: { runs: 3 },
+  profile: { duration: 15 },
+  soak: { duration: 60, warmup: 5 },
+  syscalls: {},
+};
+const TARGETS: Partial<Record<Mode, string>> = { ab: 'gw-legacy,gw-cache', syscalls: 'floor-log,gw-legacy,hono-log,gw-cache' };
+
+export type Options = ReturnType<typeof parseOptions>;
+
+/** What a mode hands back: what `--json` writes, and the exit code when not 0. */
+export interface Outcome {
+  readonly json: unknown;
+  readonly code?: number;
 }
 
-export const DEFAULTS = { durationS: 6, connections: 50, rounds: 4, warmupS: 1, fillBudgetMs: 60_000 } as const;
-export const SMOKE = { durationS: 0.5, rounds: 1, warmupS: 0.5, fillBudgetMs: 300 } as const;
-
-function positive(name: string, text: string | undefined, fallback: number, integer: boolean, allowZero = false): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  const ok = Number.isFinite(value) && (allowZero ? value >= 0 : value > 0) && (!integer || Number.isInteger(value));
-  if (!ok) throw new Error(`--${name}: must be a ${integer ? 'whole ' : ''}number ${allowZero ? '≥ 0' : '> 0'}, got ${JSON.stringify(text)}`);
-  return value;
-}
-
-function commandOf(args: readonly string[]): string {
-  const shown = args.map((arg) => (/^[\w./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ');
-  if (process.env['npm_lifecycle_event'] === 'bench') return `npm run bench${shown ? ` -- ${shown}` : ''}`;
-  if (process.execArgv.includes('tsx')) return `node ${process.execArgv.join(' ')} bench/run.ts${shown ? ` ${shown}` : ''}`;
-  return `tsx bench/run.ts${shown ? ` ${shown}` : ''}`;
-}
-
-export function parseBenchArgs(args: readonly string[]): BenchOptions {
+export function parseOptions(argv: readonly string[]) {
+  const mode: Mode = (MODES as readonly string[]).includes(argv[0] ?? '') ? (argv[0] as Mode) : 'anchors';
+  const args = mode === 'anchors' ? argv : argv.slice(1);
   const { values } = parseArgs({
     args: [...args],
     options: {
@@ -55,25 +51,60 @@ export function parseBenchArgs(args: readonly string[]): BenchOptions {
       rounds: { type: 'string' },
       runs: { type: 'string' },
       warmup: { type: 'string' },
+      requests: { type: 'string' },
       json: { type: 'string' },
       smoke: { type: 'boolean', default: false },
-      profile: { type: 'string' },
+      target: { type: 'string', default: 'gw-legacy' },
+      targets: { type: 'string', default: TARGETS[mode] ?? '' },
+      base: { type: 'string', default: 'HEAD' },
+      'this-ref': { type: 'string' },
+      'this-flags': { type: 'string', default: '' },
+      flags: { type: 'string', default: '' },
+      compare: { type: 'string' },
+      out: { type: 'string', default: '.bench-profiles' },
     },
     strict: true,
     allowPositionals: false,
   });
   const smoke = values.smoke === true;
-  const base = smoke ? { ...DEFAULTS, ...SMOKE } : DEFAULTS;
+  const defaults = { ...NUMBERS, ...MODE_NUMBERS[mode], ...(smoke ? MODE_NUMBERS.smoke : {}) };
+  const number = (name: keyof typeof NUMBERS, allowZero = false): number => {
+    const text = values[name];
+    const value = text === undefined ? defaults[name] : Number(text);
+    const whole = name !== 'duration' && name !== 'warmup';
+    if (!Number.isFinite(value) || value < 0 || (value === 0 && !allowZero) || (whole && !Number.isInteger(value))) {
+      throw new Error(`--${name}: must be a ${whole ? 'whole ' : ''}number ${allowZero ? '≥ 0' : '> 0'}, got ${JSON.stringify(text)}`);
+    }
+    return value;
+  };
+  const list = (text: string, separator: RegExp) => text.split(separator).filter((word) => word.length > 0);
   return {
-    durationS: positive('duration', values.duration, base.durationS, false),
-    connections: positive('connections', values.connections, base.connections, true),
-    rounds: positive('rounds', values.rounds, base.rounds, true),
-    runs: positive('runs', values.runs, 1, true),
-    warmupS: positive('warmup', values.warmup, base.warmupS, false, true),
+    mode,
+    durationS: number('duration'),
+    connections: number('connections'),
+    rounds: number('rounds'),
+    runs: number('runs'),
+    warmupS: number('warmup', true),
+    requests: number('requests'),
     json: values.json,
     smoke,
-    profileDir: values.profile,
-    fillBudgetMs: base.fillBudgetMs,
-    command: commandOf(args),
+    /** How long the cache fill may take before the RSS is read anyway. */
+    fillBudgetMs: smoke ? 300 : 60_000,
+    target: values.target,
+    targets: list(values.targets, /\s*,\s*/),
+    base: values.base,
+    thisRef: values['this-ref'],
+    thisFlags: list(values['this-flags'], /\s+/),
+    flags: list(values.flags, /\s+/),
+    compare: values.compare === undefined ? undefined : list(values.compare, /\s+/),
+    out: values.out,
+    /** The command as typed, for the report. */
+    command: commandOf(argv),
   };
+}
+
+function commandOf(args: readonly string[]): string {
+  const shown = args.map((arg) => (/^[\w./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ');
+  if (process.env['npm_lifecycle_event'] === 'bench') return `npm run bench${shown ? ` -- ${shown}` : ''}`;
+  return `node ${process.execArgv.join(' ')} bench/run.ts${shown ? ` ${shown}` : ''}`;
 }

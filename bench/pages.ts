@@ -18,6 +18,7 @@ export const PAGE_TARGET_BYTES = 12 * 1024;
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 /** What every scenario requests. */
 export const SEARCH_TARGET = '/recipes?title_kw=soup&pg=1&rpp=50&api_key=bench-key';
+export const REQUEST_HEADERS: Readonly<Record<string, string>> = { accept: 'application/json' };
 
 export interface CannedPages {
   /** Legacy RecipeSearchResult, JSON bytes. */

@@ -1,47 +1,66 @@
 /**
- * Single requests outside the measured load: the probe that checks a target answers what the
- * scenario expects (status, size, X-Cache), and bounded-concurrency request batches (cache fill).
+ * Single requests outside the measured load: the probe that checks a target answers what its
+ * scenario expects (status, size, X-Cache), and the fill of the cache gateway's cache before its
+ * RSS is read.
  */
 import { Agent, request } from 'undici';
+import { REQUEST_HEADERS } from './pages.js';
 
 export interface ProbeResult {
   readonly status: number;
   readonly bytes: number;
   readonly xCache: string | undefined;
-  readonly contentType: string | undefined;
 }
 
 /** The probes' connection pool; closed at the end of a run and made anew for the next (`--runs`). */
 let agent: Agent | undefined;
-const probes = (): Agent => (agent ??= new Agent({ connections: 64, keepAliveTimeout: 2000 }));
 
-export async function probe(url: string, headers: Readonly<Record<string, string>>): Promise<ProbeResult> {
-  const response = await request(url, { method: 'GET', headers: { ...headers }, dispatcher: probes(), headersTimeout: 10_000, bodyTimeout: 10_000 });
-  const body = Buffer.from(await response.body.arrayBuffer());
-  const header = (name: string) => {
-    const value = response.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
-  return { status: response.statusCode, bytes: body.byteLength, xCache: header('x-cache'), contentType: header('content-type') };
-}
-
-/** Runs `count` tasks with at most `concurrency` at a time; stops starting new ones after `deadline` (ms epoch). */
-export async function inBatches(count: number, concurrency: number, deadline: number, task: (index: number) => Promise<void>): Promise<number> {
-  let next = 0;
-  let done = 0;
-  const worker = async () => {
-    while (next < count && Date.now() < deadline) {
-      const index = next++;
-      await task(index);
-      done += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
-  return done;
+export async function probe(url: string): Promise<ProbeResult> {
+  agent ??= new Agent({ connections: 64, keepAliveTimeout: 2000 });
+  const response = await request(url, { method: 'GET', headers: { ...REQUEST_HEADERS }, dispatcher: agent, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const body = await response.body.arrayBuffer();
+  const xCache = response.headers['x-cache'];
+  return { status: response.statusCode, bytes: body.byteLength, xCache: Array.isArray(xCache) ? xCache.join(', ') : xCache };
 }
 
 export async function closeProbes(): Promise<void> {
   const closing = agent;
   agent = undefined;
   await closing?.close();
+}
+
+export interface CacheFill {
+  /** Pages requested (and stored) to fill the cache. */
+  readonly pages: number;
+  readonly planned: number;
+  readonly failed: number;
+  /** The first page filled was evicted: the cache reached its bound. */
+  readonly full: boolean;
+  readonly seconds: number;
+}
+
+const fillTarget = (index: number) => `/recipes?title_kw=bench-fill-${index}&pg=1&rpp=50&api_key=bench-key`;
+
+/**
+ * Distinct search pages (distinct `title_kw`), each a MISS the gateway stores, 16 at a time, a
+ * little more than the bound holds; starts no request after `budgetMs` (smoke runs fill only part).
+ * The cache is full when the first page filled has been evicted (a probe of it is a MISS again).
+ */
+export async function fillCache(origin: string, bound: { pageBytes: number; maxBytes: number; maxEntries: number }, budgetMs: number): Promise<CacheFill> {
+  const started = Date.now();
+  // Each entry costs at least its body, so this many pages overflow the byte bound (+10 %).
+  const planned = Math.ceil(Math.min(bound.maxEntries, bound.maxBytes / bound.pageBytes) * 1.1);
+  let next = 0;
+  let pages = 0;
+  let failed = 0;
+  const worker = async () => {
+    while (next < planned && Date.now() < started + budgetMs) {
+      const answer = await probe(origin + fillTarget(next++)).catch(() => null);
+      if (answer?.status !== 200) failed += 1;
+      pages += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(16, planned) }, worker));
+  const first = await probe(origin + fillTarget(0)).catch(() => null);
+  return { pages, planned, failed, full: first?.xCache === 'MISS', seconds: (Date.now() - started) / 1000 };
 }

@@ -1,25 +1,12 @@
 /**
- * What a process under test costs, read by the runner from /proc (Linux): CPU time (user + system)
- * and RSS of a process and all its descendants (cluster workers, nginx workers), so every target
- * is measured the same way, from outside, whatever runs inside it. `undefined` where there is no
- * /proc (the runner then asks the child itself, bench/ipc.ts).
+ * What a process under test costs, read by the runner from /proc (Linux only): CPU time (user +
+ * system) and RSS of a process and all its descendants (cluster workers, nginx workers), so every
+ * target is measured the same way, from outside, whatever runs inside it.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
-export const HAS_PROC = existsSync('/proc/self/stat');
-
-let ticksPerSecond: number | undefined;
-function clockTicks(): number {
-  if (ticksPerSecond === undefined) {
-    try {
-      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      ticksPerSecond = 100;
-    }
-  }
-  return ticksPerSecond;
-}
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 interface Stat {
   readonly ppid: number;
@@ -62,7 +49,7 @@ function tree(root: number): Stat[] {
 
 /** CPU (user + system) of the process tree so far, in µs (clock-tick resolution: 10 ms at 100 Hz). */
 export function treeCpuMicros(pid: number): number {
-  return (tree(pid).reduce((sum, s) => sum + s.cpuTicks, 0) * 1_000_000) / clockTicks();
+  return (tree(pid).reduce((sum, s) => sum + s.cpuTicks, 0) * 1_000_000) / TICKS_PER_SECOND;
 }
 
 /** Resident memory of the process tree, in bytes. */
