@@ -39,7 +39,10 @@ export function decodeFormComponent(text: string): string {
   }
 }
 
+const NEEDS_NO_ESCAPE = /^[A-Za-z0-9\-_.~]*$/;
+
 /** The inverse, for what the gateway renders: every byte outside `A-Za-z0-9-_.~` escaped, space as %20. */
 export function encodeFormComponent(text: string): string {
+  if (NEEDS_NO_ESCAPE.test(text)) return text;
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
