@@ -6,16 +6,43 @@
  */
 import type { RequestRecord } from '../gateway/request-record.js';
 import { ORIGIN_FIELDS, RECORD_FIELDS, REQUEST_MESSAGE } from './log-schema.js';
-import type { LogFields, LogOrigin } from './log-schema.js';
+import type { LogFieldType, LogFields, LogOrigin } from './log-schema.js';
 
 export { REQUEST_MESSAGE, UNROUTED, modeOf } from './log-schema.js';
 export type { LogFields, LogOrigin } from './log-schema.js';
 
 const str = JSON.stringify;
 
-/** Each declared field with the text that opens it on the line (`,"name":`), computed once. */
-const ORIGIN = ORIGIN_FIELDS.map((spec) => ({ key: `,${str(spec.name)}:`, value: spec.value }));
-const RECORD = RECORD_FIELDS.map((spec) => ({ key: `,${str(spec.name)}:`, value: spec.value as (record: Readonly<RequestRecord>) => unknown }));
+/** Text JSON writes as it is, between quotes: printable ASCII but `"` and `\\`. */
+const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * How a value of each declared type is written: exactly as JSON.stringify writes it, without its
+ * general walk for the types whose text is known (numbers, booleans, plain text).
+ */
+const WRITE: Readonly<Record<LogFieldType, (value: never) => string>> = {
+  string: (text: string) => (PLAIN_TEXT.test(text) ? `"${text}"` : str(text)),
+  true: (flag: boolean) => (flag ? 'true' : 'false'),
+  boolean: (flag: boolean) => (flag ? 'true' : 'false'),
+  status: writeNumber,
+  count: writeNumber,
+  ms: writeNumber,
+  'epoch-ms': writeNumber,
+  level: writeNumber,
+  paths: (paths: readonly string[]) => str(paths),
+};
+
+function writeNumber(n: number): string {
+  return Number.isFinite(n) ? String(n) : 'null';
+}
+
+/** Each declared field with the text that opens it on the line (`,"name":`) and its type's writer, made once. */
+const ORIGIN = ORIGIN_FIELDS.map((spec) => ({ key: `,${str(spec.name)}:`, value: spec.value, write: WRITE[spec.type] as (value: unknown) => string }));
+const RECORD = RECORD_FIELDS.map((spec) => ({
+  key: `,${str(spec.name)}:`,
+  value: spec.value as (record: Readonly<RequestRecord>) => unknown,
+  write: WRITE[spec.type] as (value: unknown) => string,
+}));
 const CLOSE = `,"msg":${str(REQUEST_MESSAGE)}}`;
 
 /**
@@ -25,10 +52,10 @@ const CLOSE = `,"msg":${str(REQUEST_MESSAGE)}}`;
  */
 export function logLine(record: Readonly<RequestRecord>, level: number, time: number, origin: LogOrigin): string {
   let line = `{"level":${level},"time":${time}`;
-  for (let i = 0; i < ORIGIN.length; i++) line += ORIGIN[i]!.key + str(ORIGIN[i]!.value(origin));
-  for (let i = 0; i < RECORD.length; i++) {
-    const value = RECORD[i]!.value(record);
-    if (value !== undefined) line += RECORD[i]!.key + str(value);
+  for (const field of ORIGIN) line += field.key + field.write(field.value(origin));
+  for (const field of RECORD) {
+    const value = field.value(record);
+    if (value !== undefined) line += field.key + field.write(value);
   }
   return line + CLOSE;
 }
