@@ -63,19 +63,42 @@ export function merge(into: Tally, from: ReadonlyMap<string, number> | Readonly<
 const KNOWN = new Set<string>(OPERATION_IDS);
 const isOperation = (value: unknown): value is OperationId => typeof value === 'string' && KNOWN.has(value);
 
+/** The fields an answer of one operation by one side adds to, named once (a request adds to them on every answer). */
+interface AnswerFields {
+  readonly n: string;
+  readonly status4xx: string;
+  readonly status5xx: string;
+  readonly latency: readonly string[];
+  readonly fallback: string;
+}
+
+const SIDES: readonly Side[] = ['legacy', 'api2'];
+const ANSWER_FIELDS = new Map<string, ReadonlyMap<string, AnswerFields>>(
+  OPERATION_IDS.map((operation) => [
+    operation,
+    new Map(
+      SIDES.map((side) => {
+        const prefix = `${operation}:${side}`;
+        const latency = Array.from({ length: LATENCY_BUCKETS }, (_, i) => `${prefix}:lat:${i}`);
+        return [side, { n: `${prefix}:n`, status4xx: `${prefix}:4xx`, status5xx: `${prefix}:5xx`, latency, fallback: `${operation}:fallback` }];
+      }),
+    ),
+  ]),
+);
+
 /** What a request record adds: only catalogued requests answered by a side (not the gateway's own refusals). */
 export function tallyRequest(tally: Tally, record: RequestRecord): void {
   const { operation, mode, status } = record;
   if (record.client !== undefined && operation !== null && mode !== undefined) {
     for (const kind of blockerKinds({ operation, mode, form: record.form, versionPrefix: record.versionPrefix, insecure: record.insecure })) add(tally, `client:${record.client}:${kind}`);
   }
-  if (!isOperation(operation) || mode === undefined) return;
-  const prefix = `${operation}:${mode}`;
-  add(tally, `${prefix}:n`);
-  if (status !== undefined && status >= 400 && status < 500) add(tally, `${prefix}:4xx`);
-  if (status !== undefined && status >= 500) add(tally, `${prefix}:5xx`);
-  if (record.latencyMs !== undefined) add(tally, `${prefix}:lat:${latencyIndex(record.latencyMs)}`);
-  if (record.fallback) add(tally, `${operation}:fallback`);
+  const fields = operation === null || mode === undefined ? undefined : ANSWER_FIELDS.get(operation)?.get(mode);
+  if (fields === undefined) return;
+  add(tally, fields.n);
+  if (status !== undefined && status >= 400 && status < 500) add(tally, fields.status4xx);
+  if (status !== undefined && status >= 500) add(tally, fields.status5xx);
+  if (record.latencyMs !== undefined) add(tally, fields.latency[latencyIndex(record.latencyMs)]!);
+  if (record.fallback) add(tally, fields.fallback);
 }
 
 export function tallyShadow(tally: Tally, record: ShadowRecord): void {
