@@ -32,7 +32,7 @@ import type { ObservabilityConfig } from '../../config/observability.js';
 import { logLine } from '../log-fields.js';
 import type { LogOrigin } from '../log-fields.js';
 
-/** Request lines handed to the destination at once (characters; the lines are ASCII but for rare values). */
+/** Request lines handed to the destination at once (bytes). */
 const BATCH_BYTES = 16 * 1024;
 /** sonic-boom writes what it holds once it reaches this (a batch the flush timer hands over is flushed at once). */
 const MIN_WRITE_BYTES = 4096;
@@ -68,24 +68,32 @@ function isDestroyed(stream: object): boolean {
 /** sonic-boom in `contentMode: 'buffer'`, which takes bytes (its types know only strings). */
 type Destination = Omit<ReturnType<typeof pino.destination>, 'write'> & { write(bytes: Buffer): boolean };
 
-/** Request lines not yet handed to the destination, and their length in characters. */
+/**
+ * Request lines not yet handed to the destination, encoded as they arrive into one buffer of
+ * `BATCH_BYTES` (and room for the longest line): no joined string, no second copy.
+ */
 class Batch {
-  private lines: string[] = [];
+  private bytes = Buffer.allocUnsafe(2 * BATCH_BYTES);
   private length = 0;
   /** Set once the destination exists (the batch's exit hook is registered before it, to run first). */
   destination: Destination | undefined;
 
   add(line: string): void {
-    this.lines.push(line);
-    this.length += line.length;
+    // A UTF-8 character is at most 3 bytes per UTF-16 code unit.
+    if (this.length + 3 * line.length > this.bytes.length) {
+      this.handOver();
+      if (3 * line.length > this.bytes.length) this.bytes = Buffer.allocUnsafe(3 * line.length);
+    }
+    this.length += this.bytes.write(line, this.length);
     if (this.length >= BATCH_BYTES) this.handOver();
   }
 
   /** Hands what is gathered to the destination (before any other line, so none overtakes them). */
   handOver(): void {
-    if (this.lines.length === 0) return;
-    const bytes = Buffer.from(this.lines.join(''));
-    this.lines = [];
+    if (this.length === 0) return;
+    const bytes = this.bytes.subarray(0, this.length);
+    // The destination keeps the bytes until they are written: the next lines go to a new buffer.
+    this.bytes = Buffer.allocUnsafe(2 * BATCH_BYTES);
     this.length = 0;
     if (this.destination && !isDestroyed(this.destination)) this.destination.write(bytes);
   }
