@@ -24,7 +24,8 @@ const OWED_ON = Symbol('recipe-gateway.owed-on');
 type Owing = ServerResponse & { [OWED_ON]?: Owed | undefined };
 
 /**
- * Counts `res` as owed on its connection until it is written or the connection closes. The
+ * Counts `res` as owed on its connection until its `close`: Node emits it once the answer is
+ * written (the tick after `finish`) or the connection is cut, so one listener covers both. The
  * listener is one module-level function (`this` is the response), not closures per request.
  */
 export function oweAnswer(req: IncomingMessage, res: ServerResponse): void {
@@ -33,7 +34,6 @@ export function oweAnswer(req: IncomingMessage, res: ServerResponse): void {
   owed.count += 1;
   owed.last = req;
   (res as Owing)[OWED_ON] = owed;
-  res.on('finish', payOwed);
   res.on('close', payOwed);
 }
 
