@@ -13,6 +13,14 @@ export const BLOCKER_TEXT: Readonly<Record<BlockerKind, string>> = {
   'legacy-mode': 'served by the legacy backend',
 };
 
+/** The clients holding an operation back by one kind of blocker. */
+export interface BlockerGroup {
+  readonly kind: BlockerKind;
+  readonly detail: string;
+  readonly clients: number;
+  readonly requests: number;
+}
+
 export interface UseFacts {
   readonly operation: string;
   readonly mode: string | undefined;

@@ -1,7 +1,7 @@
 /**
  * The live console: one server-rendered page (hono/html, no script), refreshing itself with a
  * meta refresh, readable without JavaScript. Rows carry their raw numbers in `data-field` /
- * `data-value`, as the report's HTML does (the same readiness cells: src/report/render-readiness.ts).
+ * `data-value`, as the report's HTML does (the same readiness cells: src/migration/readiness-table.ts).
  */
 import type { GatewayConfig } from '../config/schema.js';
 import type { AdminView } from '../observability/admin-routes.js';
@@ -12,9 +12,9 @@ import type { RolloutSnapshot } from './rollout/runner.js';
 import type { ConsoleModel, ConsoleOperation } from './console-model.js';
 import type { LiveCounters } from './live-counters.js';
 import { DEFAULT_THRESHOLDS } from './readiness.js';
-import { clientName, formatCount } from '../report/format.js';
-import { html, raw } from '../report/html.js';
-import { READINESS_HTML_HEADERS, readinessHtmlCells } from '../report/render-readiness.js';
+import { clientName, formatCount } from '../render/format.js';
+import { html, raw } from '../render/html.js';
+import { READINESS_HTML_HEADERS, readinessHtmlCells } from './readiness-table.js';
 
 const STYLE = `
 body { font-family: system-ui, sans-serif; margin: 24px; color: #222; }

@@ -8,7 +8,7 @@ import type { RolloutSnapshot } from './rollout/runner.js';
 import { describeGate } from './rollout/gates.js';
 import type { GateResult, RolloutEvent } from './rollout/state.js';
 import { positionLabel } from './rollout/steps.js';
-import { html } from '../report/html.js';
+import { html } from '../render/html.js';
 
 /** Recent moves shown (the runner keeps `rollout.keepEvents`). */
 const MOVES_SHOWN = 30;

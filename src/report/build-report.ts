@@ -6,14 +6,14 @@ import { OPERATION_IDS, isOperationId, operationById } from '../catalogue/operat
 import { flushMinute } from './aggregate.js';
 import type { Aggregator, ClientAgg, ModeAgg, OperationAgg, ShadowAgg } from './aggregate.js';
 import { blockerKinds, BLOCKER_TEXT } from '../migration/blockers.js';
-import type { BlockerKind } from '../migration/blockers.js';
+import type { BlockerGroup, BlockerKind } from '../migration/blockers.js';
 import { bucketQuantile } from '../migration/latency-buckets.js';
 import type { SideCounts } from '../migration/live-tally.js';
 import { EMPTY_SIDE, headline, judge, judgeAll } from '../migration/readiness.js';
 import type { Evidence } from '../migration/readiness.js';
 import { LatencySketch } from './latency-sketch.js';
 import { rolloutReports } from './rollout-lines.js';
-import type { Blocker, BlockerGroup, ClientReport, ClientUse, ModeReport, OperationReport, PathCount, Report, ShadowReport, Thresholds, TimelineBucket } from './types.js';
+import type { Blocker, ClientReport, ClientUse, ModeReport, OperationReport, PathCount, Report, ShadowReport, Thresholds, TimelineBucket } from './types.js';
 
 /** Entries of the top lists of a shadow report. */
 const TOP = 10;

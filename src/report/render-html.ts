@@ -4,11 +4,11 @@
  * (test/report-html-in-browser.test.ts compares them with `--json`). Built with hono/html
  * (html.ts): values from client traffic (path templates, client labels) are escaped where written.
  */
-import { clientName, operationList, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares } from './format.js';
-import { html, joinHtml, raw } from './html.js';
-import type { Html } from './html.js';
+import { clientName, operationList, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares } from '../render/format.js';
+import { html, joinHtml, raw } from '../render/html.js';
+import type { Html } from '../render/html.js';
 import { agreementBar, modeColours, modeShareChart, timelineChart, topClientsChart } from './svg-charts.js';
-import { READINESS_HTML_HEADERS, heldBackText, readinessHtmlCells } from './render-readiness.js';
+import { READINESS_HTML_HEADERS, heldBackText, readinessHtmlCells } from '../migration/readiness-table.js';
 import { rolloutHtml } from './render-rollouts.js';
 import type { OperationReport, PathCount, Report, Thresholds } from './types.js';
 

@@ -5,8 +5,8 @@
  */
 import { describeGate } from '../migration/rollout/gates.js';
 import type { GateResult } from '../migration/rollout/state.js';
-import { html } from './html.js';
-import type { Html } from './html.js';
+import { html } from '../render/html.js';
+import type { Html } from '../render/html.js';
 import type { RolloutLine } from './rollout-lines.js';
 import type { Report } from './types.js';
 

@@ -1,8 +1,8 @@
 /**
  * The report as terminal text (the default output).
  */
-import { clientName, operationList, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares, pathCounts } from './format.js';
-import { READINESS_HEADERS, heldBackText, readinessCells } from './render-readiness.js';
+import { clientName, operationList, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares, pathCounts } from '../render/format.js';
+import { READINESS_HEADERS, heldBackText, readinessCells } from '../migration/readiness-table.js';
 import { rolloutText } from './render-rollouts.js';
 import type { Report } from './types.js';
 

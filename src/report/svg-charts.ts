@@ -4,9 +4,9 @@
  * carries its numbers in `data-*` attributes and a `<title>` tooltip. Built with hono/html
  * (html.ts): every value is escaped where it is written.
  */
-import { clientName, formatAgreement, formatCount, formatPercent } from './format.js';
-import { html } from './html.js';
-import type { Html } from './html.js';
+import { clientName, formatAgreement, formatCount, formatPercent } from '../render/format.js';
+import { html } from '../render/html.js';
+import type { Html } from '../render/html.js';
 import type { Report, ShadowReport, Thresholds } from './types.js';
 
 const KNOWN_COLOURS: Readonly<Record<string, string>> = {

@@ -1,7 +1,7 @@
 /**
  * The migration report's data: what `--json` prints and what the table and the HTML page show.
  */
-import type { BlockerKind } from '../migration/blockers.js';
+import type { BlockerGroup, BlockerKind } from '../migration/blockers.js';
 import type { Evidence, Thresholds, Verdict } from '../migration/readiness.js';
 import type { RolloutReport } from './rollout-lines.js';
 
@@ -132,14 +132,6 @@ export interface Blocker {
   readonly detail: string;
   /** Operation ids, or `METHOD /template` for uncatalogued calls; most requests first. */
   readonly operations: readonly string[];
-  readonly requests: number;
-}
-
-/** The clients holding an operation back by one kind of blocker. */
-export interface BlockerGroup {
-  readonly kind: BlockerKind;
-  readonly detail: string;
-  readonly clients: number;
   readonly requests: number;
 }
 

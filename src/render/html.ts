@@ -1,7 +1,8 @@
 /**
- * HTML for the report, built with hono/html: every interpolated value is escaped (& < > " ')
- * unless it is itself built by `html` (or `raw`), so values that come from client traffic (path
- * templates, client labels, operation and mode names) can never open a tag or leave an attribute.
+ * HTML for the report's page and the live console, built with hono/html: every interpolated value
+ * is escaped (& < > " ') unless it is itself built by `html` (or `raw`), so values that come from
+ * client traffic (path templates, client labels, operation and mode names) can never open a tag or
+ * leave an attribute.
  * Arrays are flattened; numbers are written as they are; null, undefined and booleans write nothing.
  */
 import { html as honoHtml, raw } from 'hono/html';
@@ -9,7 +10,7 @@ import type { HtmlEscapedString } from 'hono/utils/html';
 
 export type Html = HtmlEscapedString;
 
-/** hono/html's tagged template, synchronous (the report never interpolates a promise). */
+/** hono/html's tagged template, synchronous (neither page ever interpolates a promise). */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
   const built = honoHtml(strings, ...values);
   if (built instanceof Promise) throw new Error('report HTML must be built synchronously');

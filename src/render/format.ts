@@ -1,5 +1,5 @@
 /**
- * Number formats shared by the terminal table and the HTML page.
+ * Number and name formats shared by the report's terminal table and HTML page and by the live console.
  */
 export function formatPercent(fraction: number | null): string {
   if (fraction === null) return '-';

@@ -3,12 +3,12 @@
  * every operation with the evidence per side beside it. The report and the live console render
  * the same rows, so the same verdict reads the same in both.
  */
-import type { BlockerGroup } from './types.js';
-import type { Evidence, Verdict } from '../migration/readiness.js';
-import type { SideCounts } from '../migration/live-tally.js';
-import { formatAgreementRate, formatCount } from './format.js';
-import { html } from './html.js';
-import type { Html } from './html.js';
+import type { Evidence, Verdict } from './readiness.js';
+import type { SideCounts } from './live-tally.js';
+import type { BlockerGroup } from './blockers.js';
+import { formatAgreementRate, formatCount } from '../render/format.js';
+import { html } from '../render/html.js';
+import type { Html } from '../render/html.js';
 
 export interface ReadinessRow extends Verdict {
   readonly evidence: Evidence;
