@@ -10,13 +10,11 @@ import { OPERATIONS } from '../src/catalogue/operations.js';
 import type { RequestRecord } from '../src/gateway/request-record.js';
 import { createLiveCounters } from '../src/migration/live-counters.js';
 import type { ShadowRecord } from '../src/traffic/shadow.js';
-import { startLegacySandbox } from '../src/sandbox/start.js';
 import { basic, send } from './support/http.js';
-import { startTestGateway } from './support/gateway.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import { redisOverrides, startReplicas } from './support/fleet.js';
 import { startTestRedis } from './support/redis-server.js';
-import { startTlsUpstream } from './support/tls-upstream.js';
+import { startGatewayWithApi2Down } from './support/misbehaving-api2.js';
 import { waitFor } from './support/wait.js';
 
 const J = { accept: 'application/json' };
@@ -78,20 +76,11 @@ describe('live counters in one process', () => {
 
 describe('live counters fed by a gateway', () => {
   it('count fallbacks, the api2 breaker opening, a 409 not-mappable answer as api2 4xx, and a shadow comparison', async () => {
-    const failing = await startTlsUpstream((_req, res) => {
-      res.writeHead(503, { 'content-type': 'application/json' });
-      res.end('{"Message":"down"}');
+    const { gateway } = await startGatewayWithApi2Down(cleanup, {
+      'recipes.search': { mode: 'api2', fallback: true },
+      'reviews.delete': { mode: 'api2' },
+      'reviews.get': { mode: 'shadow' },
     });
-    cleanup.push(() => failing.close());
-    const legacy = await startLegacySandbox();
-    cleanup.push(() => legacy.close());
-    const gateway = await startTestGateway(legacy.origin, {
-      upstreams: { legacy: { baseUrl: legacy.origin }, api2: { baseUrl: failing.origin, caFile: failing.caFile } },
-      routes: { 'recipes.search': { mode: 'api2', fallback: true }, 'reviews.delete': { mode: 'api2' }, 'reviews.get': { mode: 'shadow' } },
-      traffic: { breakers: { api2: { failureThreshold: 3, openMs: 60_000 } } },
-      cache: { enabled: false },
-    });
-    cleanup.push(() => gateway.close());
     const since = Date.now() - 1;
     for (let i = 0; i < 5; i++) expect((await send(gateway.origin, { target: `/recipes?title_kw=soup&api_key=${FREE}`, headers: J })).status).toBe(200);
     const refused = await send(gateway.origin, { method: 'DELETE', target: `/review/777777?api_key=${FREE}`, headers: { ...J, authorization: ALICE } });

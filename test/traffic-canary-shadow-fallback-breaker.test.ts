@@ -16,7 +16,7 @@ import type { GatewayConfigInput } from '../src/config/schema.js';
 import { PLACEHOLDER_PHOTO_URL } from '../src/sandbox/dataset.js';
 import { basic, send } from './support/http.js';
 import { startTestGateway } from './support/gateway.js';
-import { startTlsUpstream } from './support/tls-upstream.js';
+import { startGatewayInFrontOfMisbehavingApi2, startGatewayWithApi2Down } from './support/misbehaving-api2.js';
 import { MAPPED_ROUTES } from './support/api2-mode.js';
 import { waitFor } from './support/wait.js';
 
@@ -153,19 +153,11 @@ describe('shadow', () => {
   });
 
   it('never lets a hanging shadow call delay the client', async () => {
-    const hanging = await startTlsUpstream(() => {
-      /* never answers */
-    });
-    cleanup.push(() => hanging.close());
-    const legacy = await startLegacySandbox();
-    cleanup.push(() => legacy.close());
-    const gateway = await startTestGateway(legacy.origin, {
-      upstreams: { legacy: { baseUrl: legacy.origin }, api2: { baseUrl: hanging.origin, caFile: hanging.caFile } },
+    const neverAnswers = () => undefined;
+    const { gateway, api2: hanging } = await startGatewayInFrontOfMisbehavingApi2(cleanup, neverAnswers, {
       routes: { 'recipes.search': { mode: 'shadow' } },
       traffic: { shadow: { timeoutMs: 60_000 } },
-      cache: { enabled: false },
     });
-    cleanup.push(() => gateway.close());
     const res = await send(gateway.origin, { target: `/recipes?title_kw=soup&api_key=${FREE}`, headers: J });
     expect(res.status).toBe(200);
     await waitFor(() => hanging.seen.length === 1);
@@ -190,23 +182,8 @@ describe('shadow', () => {
 });
 
 describe('fallback and breaker', () => {
-  async function failingApi2Rig(fallback: boolean, cache = false) {
-    const failing = await startTlsUpstream((_req, res) => {
-      res.writeHead(503, { 'content-type': 'application/json' });
-      res.end('{"Message":"down"}');
-    });
-    cleanup.push(() => failing.close());
-    const legacy = await startLegacySandbox();
-    cleanup.push(() => legacy.close());
-    const gateway = await startTestGateway(legacy.origin, {
-      upstreams: { legacy: { baseUrl: legacy.origin }, api2: { baseUrl: failing.origin, caFile: failing.caFile } },
-      routes: { 'recipes.search': { mode: 'api2', fallback }, 'grocery.create': { mode: 'api2', fallback } },
-      traffic: { breakers: { api2: { failureThreshold: 3, openMs: 60_000 } } },
-      cache: { enabled: cache },
-    });
-    cleanup.push(() => gateway.close());
-    return { gateway, failing };
-  }
+  const failingApi2Rig = (fallback: boolean, cache = false) =>
+    startGatewayWithApi2Down(cleanup, { 'recipes.search': { mode: 'api2', fallback }, 'grocery.create': { mode: 'api2', fallback } }, { cache });
 
   it('answers a safe operation from legacy when api2 fails, and never falls back a write', async () => {
     const { gateway } = await failingApi2Rig(true);
