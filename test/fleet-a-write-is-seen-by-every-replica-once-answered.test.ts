@@ -9,26 +9,17 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { basic, send } from './support/http.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
-import { startTestRedis } from './support/redis-server.js';
-import type { TestRedis } from './support/redis-server.js';
-import { redisOverrides, startReplicas, waitReady } from './support/fleet.js';
+import { redisOverrides, redisServerPerTest, waitReady } from './support/fleet.js';
 import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
 
 const J = { accept: 'application/json', host: 'api.bigoven.com' };
 const ALICE = basic('alice', 'alice-pass');
-const cleanup: Array<() => Promise<void>> = [];
-let redis: TestRedis;
-beforeEach(async () => {
-  redis = await startTestRedis();
-  cleanup.push(() => redis.close());
-});
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const fleet = redisServerPerTest();
+const { cleanup, replicas } = fleet;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An upstream whose search page carries the number of reviews written so far. */
@@ -46,12 +37,6 @@ async function reviewCountingUpstream() {
   });
   cleanup.push(() => upstream.close());
   return { upstream, state };
-}
-
-async function replicas(upstream: string, extra: Record<string, unknown> = {}): Promise<[TestGateway, TestGateway]> {
-  const pair = await startReplicas(upstream, redisOverrides(redis, extra));
-  cleanup.push(() => pair[0].close(), () => pair[1].close());
-  return pair;
 }
 
 const search = (gateway: TestGateway) => send(gateway.origin, { target: '/recipes?title_kw=soup&api_key=good-key', headers: J });
@@ -95,7 +80,7 @@ describe('a write through one replica, then a read through another', () => {
     expect(reviews(await search(b))).toBe(0);
     expect((await search(b)).headers['x-cache']).toBe('HIT');
     // Redis holds write commands (the generation bump) for 500 ms; reads (B's generation check) go on.
-    await redis.client().call('CLIENT', 'PAUSE', '500', 'WRITE');
+    await fleet.redis.client().call('CLIENT', 'PAUSE', '500', 'WRITE');
     const written = await writeReview(a);
     expect(written.status).toBe(200);
     const read = await search(b);
@@ -110,7 +95,7 @@ describe('a write through one replica, then a read through another', () => {
     expect((await writeReview(a)).status).toBe(200);
     // The message reaches B within milliseconds; a loaded machine gets a second.
     await sleep(1000);
-    await redis.kill();
+    await fleet.redis.kill();
     // B can no longer ask Redis for the generation: only the message it got can have dropped the page.
     const read = await search(b);
     expect(read.status).toBe(200);
@@ -122,19 +107,19 @@ describe('a write through one replica, then a read through another', () => {
     const folder = mkdtempSync(join(tmpdir(), 'fleet-inval-'));
     cleanup.push(async () => rmSync(folder, { recursive: true, force: true }));
     const log = join(folder, 'usage.log');
-    const a = await startTestGateway(upstream.origin, { ...redisOverrides(redis, { commandTimeoutMs: 300 }), observability: { log: { destination: log } } });
+    const a = await startTestGateway(upstream.origin, { ...redisOverrides(fleet.redis, { commandTimeoutMs: 300 }), observability: { log: { destination: log } } });
     cleanup.push(() => a.close());
     await waitReady(a);
     expect((await search(a)).status).toBe(200);
     // Slow: every write command waits 3 s, ten times the command timeout.
-    await redis.client().call('CLIENT', 'PAUSE', '3000', 'WRITE');
+    await fleet.redis.client().call('CLIENT', 'PAUSE', '3000', 'WRITE');
     const started = Date.now();
     const slow = await writeReview(a);
     expect(slow.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(2500);
-    await redis.client().call('CLIENT', 'UNPAUSE').catch(() => undefined);
+    await fleet.redis.client().call('CLIENT', 'UNPAUSE').catch(() => undefined);
     // Out: answered at once.
-    await redis.kill();
+    await fleet.redis.kill();
     const out = await writeReview(a);
     expect(out.status).toBe(200);
     expect(state.reviews).toBe(2);
@@ -151,7 +136,7 @@ describe('a write through one replica, then a read through another', () => {
 
   it('counts a write answered before a paused redis took its invalidation in /metrics, and one it took not at all', async () => {
     const { upstream } = await reviewCountingUpstream();
-    const a = await startTestGateway(upstream.origin, { ...redisOverrides(redis, { commandTimeoutMs: 300 }), observability: { admin: { listen: { host: '127.0.0.1', port: 0 } } } });
+    const a = await startTestGateway(upstream.origin, { ...redisOverrides(fleet.redis, { commandTimeoutMs: 300 }), observability: { admin: { listen: { host: '127.0.0.1', port: 0 } } } });
     cleanup.push(() => a.close());
     await waitReady(a);
     const unacknowledged = async (): Promise<string | undefined> => {
@@ -162,9 +147,9 @@ describe('a write through one replica, then a read through another', () => {
     expect((await writeReview(a)).status).toBe(200);
     expect(await unacknowledged(), 'a write redis took').toBe('0');
     // Redis holds every write command for 3 s, ten times the command timeout: the write is answered without it.
-    await redis.client().call('CLIENT', 'PAUSE', '3000', 'WRITE');
+    await fleet.redis.client().call('CLIENT', 'PAUSE', '3000', 'WRITE');
     expect((await writeReview(a)).status).toBe(200);
-    await redis.client().call('CLIENT', 'UNPAUSE').catch(() => undefined);
+    await fleet.redis.client().call('CLIENT', 'UNPAUSE').catch(() => undefined);
     expect(await unacknowledged(), 'the write answered while redis was paused').toBe('1');
   });
 });

@@ -4,27 +4,18 @@
  * next; api2-mode reviews.delete through B finds the recipe of a review created through A; Redis
  * killed under load gives no client error, and the shared tier comes back with the server.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import { basic, send } from './support/http.js';
 import type { RawResponse } from './support/http.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
-import { startTestRedis } from './support/redis-server.js';
-import type { TestRedis } from './support/redis-server.js';
-import { redisOverrides, startReplicas } from './support/fleet.js';
+import { redisOverrides, redisServerPerTest, startReplicas } from './support/fleet.js';
 import type { TestGateway } from './support/gateway.js';
 
 // Behind a load balancer every replica sees the public Host (part of the forwarded request, so of the page key).
 const J = { accept: 'application/json', host: 'api.bigoven.com' };
-const cleanup: Array<() => Promise<void>> = [];
-let redis: TestRedis;
-beforeEach(async () => {
-  redis = await startTestRedis();
-  cleanup.push(() => redis.close());
-});
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const fleet = redisServerPerTest();
+const { cleanup, replicas } = fleet;
 
 /** An upstream that counts searches per query and answers after `delayMs`. */
 async function countingUpstream(delayMs: number) {
@@ -38,12 +29,6 @@ async function countingUpstream(delayMs: number) {
   cleanup.push(() => upstream.close());
   const calls = (kw: string) => upstream.requests.filter((r) => r.target.includes(`title_kw=${kw}`)).length;
   return { upstream, state, calls };
-}
-
-async function replicas(upstream: string, extra: Record<string, unknown> = {}): Promise<[TestGateway, TestGateway]> {
-  const pair = await startReplicas(upstream, { ...redisOverrides(redis, extra) });
-  cleanup.push(() => pair[0].close(), () => pair[1].close());
-  return pair;
 }
 
 const search = (gateway: TestGateway, kw: string, key = 'good-key') => send(gateway.origin, { target: `/recipes?title_kw=${kw}&api_key=${key}`, headers: J });
@@ -79,7 +64,7 @@ describe('replicas sharing one redis', () => {
     const [a, b] = await replicas(counting.upstream.origin);
     expect((await search(a, 'warm', 'first-hand-key')).status).toBe(200);
     // A tells every replica the key was answered 200 (without waiting): until Redis holds it.
-    const client = redis.client();
+    const client = fleet.redis.client();
     const deadline = Date.now() + 10_000;
     while ((await client.keys('*v1:f:*')).length === 0 && Date.now() < deadline) await sleep(20);
     const [fromA, fromB] = await Promise.all([search(a, 'chowder', 'first-hand-key'), search(b, 'chowder', 'first-hand-key')]);
@@ -127,7 +112,7 @@ describe('replicas sharing one redis', () => {
     };
     const load = Promise.all(Array.from({ length: 8 }, client));
     await sleep(300);
-    await redis.kill();
+    await fleet.redis.kill();
     const killedAt = answers.length;
     // The replica noticed (its Redis is marked required): not ready, but still answering.
     const noticed = Date.now() + 10_000;
@@ -135,7 +120,7 @@ describe('replicas sharing one redis', () => {
     expect((await send(a.origin, { target: '/readyz' })).status).toBe(503);
     await sleep(500);
     const duringOutage = answers.slice(killedAt);
-    await redis.restart();
+    await fleet.redis.restart();
     await sleep(300);
     running = false;
     await load;
@@ -159,11 +144,11 @@ describe('replicas sharing one redis', () => {
     const [a, b] = await replicas(counting.upstream.origin, { commandTimeoutMs: 200 });
     expect((await search(a, 'before')).status).toBe(200);
     // Every command waits 1.5 s: slower than the command timeout, so the tier is out meanwhile.
-    await redis.client().call('CLIENT', 'PAUSE', '1500', 'ALL');
+    await fleet.redis.client().call('CLIENT', 'PAUSE', '1500', 'ALL');
     const slow = await Promise.all(Array.from({ length: 10 }, (_, i) => search(i % 2 === 0 ? a : b, `slow${i}`)));
     expect(slow.map((res) => res.status)).toEqual(Array.from({ length: 10 }, () => 200));
-    await redis.client().call('CLIENT', 'UNPAUSE').catch(() => undefined);
-    await redis.client().flushall();
+    await fleet.redis.client().call('CLIENT', 'UNPAUSE').catch(() => undefined);
+    await fleet.redis.client().flushall();
     const flushed = await Promise.all([search(a, 'before'), search(b, 'before'), search(b, 'after')]);
     expect(flushed.map((res) => res.status)).toEqual([200, 200, 200]);
   });
@@ -178,7 +163,7 @@ describe('replicas sharing one redis, api2 mode', () => {
     const legacy = await startLegacySandbox();
     cleanup.push(() => api2.close(), () => legacy.close());
     const pair = await startReplicas(legacy.origin, {
-      ...redisOverrides(redis),
+      ...redisOverrides(fleet.redis),
       upstreams: { legacy: { baseUrl: legacy.origin }, api2: { baseUrl: api2.origin, caFile: api2.caFile } },
       api2: { noPhotoImageUrl: PLACEHOLDER_PHOTO_URL },
       routes: MAPPED_ROUTES,

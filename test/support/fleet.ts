@@ -3,10 +3,12 @@
  * Each replica has its own page cache, review memory and Redis connections, as two processes
  * would; they share only what goes through Redis.
  */
+import { afterEach, beforeEach } from 'vitest';
 import type { GatewayConfigInput } from '../../src/config/schema.js';
 import { send } from './http.js';
 import { startTestGateway } from './gateway.js';
 import type { TestGateway } from './gateway.js';
+import { startTestRedis } from './redis-server.js';
 import type { TestRedis } from './redis-server.js';
 
 export const FLEET_HASH_KEY = 'fleet-test-shared-hash-key';
@@ -30,4 +32,40 @@ export async function startReplicas(upstream: string, overrides: Partial<Gateway
   const b = await startTestGateway(upstream, overrides);
   await Promise.all([waitReady(a), waitReady(b)]);
   return [a, b];
+}
+
+export interface RedisPerTest {
+  /** The running test's own redis-server. */
+  readonly redis: TestRedis;
+  /** What the running test started, closed after it, last first (its redis-server last of all). */
+  readonly cleanup: Array<() => Promise<void>>;
+  /** Replicas A and B over the test's redis-server (`extra`: its Redis settings), ready; closed after the test. */
+  replicas(upstream: string, extra?: Record<string, unknown>): Promise<[TestGateway, TestGateway]>;
+}
+
+/** For a file whose every test has a fresh redis-server of its own: started before each test, stopped after it. */
+export function redisServerPerTest(): RedisPerTest {
+  const cleanup: Array<() => Promise<void>> = [];
+  let current: TestRedis | undefined;
+  beforeEach(async () => {
+    const redis = await startTestRedis();
+    current = redis;
+    cleanup.push(() => redis.close());
+  });
+  afterEach(async () => {
+    while (cleanup.length > 0) await cleanup.pop()?.();
+  });
+  const perTest: RedisPerTest = {
+    get redis(): TestRedis {
+      if (!current) throw new Error('no redis-server: redisServerPerTest starts one before each test');
+      return current;
+    },
+    cleanup,
+    async replicas(upstream, extra = {}) {
+      const pair = await startReplicas(upstream, redisOverrides(perTest.redis, extra));
+      cleanup.push(() => pair[0].close(), () => pair[1].close());
+      return pair;
+    },
+  };
+  return perTest;
 }
