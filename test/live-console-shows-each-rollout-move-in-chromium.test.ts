@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestGateway } from './support/gateway.js';
 import type { Api2Front } from './support/api2-front.js';
 import { openChromiumPage } from './support/chromium.js';
-import { TOKEN, positionOf, snapshot, startRolloutRig, traffic, until } from './support/rollout.js';
+import { TOKEN, promoteThenSendBack, startRolloutRig } from './support/rollout.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 let gateway: TestGateway;
@@ -38,13 +38,7 @@ describe('the live console during a rollout', () => {
   });
 
   it('shows each move after the gateway made it: when, from → to, why, and the failed gates with their numbers', async () => {
-    const load = traffic([gateway]);
-    cleanup.push(() => load.stop());
-    await until('5 %', () => positionOf(gateway) === 5);
-    front.mode = 'differ';
-    await until('back to shadow', () => positionOf(gateway) === 'shadow');
-    await load.stop();
-    const events = snapshot(gateway).events;
+    const events = await promoteThenSendBack(gateway, front);
     await page.reload();
     expect(await cell('step').getAttribute('data-value')).toBe('shadow');
     const moves = page.locator('#rollout-moves tbody tr');

@@ -18,7 +18,7 @@ import { clickHouseTarget, execute } from '../src/report/sources/clickhouse-http
 import { ingest } from '../src/report/sources/clickhouse-ingest.js';
 import type { Report } from '../src/report/types.js';
 import { clickHouseForThisFile } from './support/clickhouse-for-this-file.js';
-import { TOKEN, positionOf, snapshot, startRolloutRig, traffic, until } from './support/rollout.js';
+import { TOKEN, promoteThenSendBack, startRolloutRig } from './support/rollout.js';
 
 const clickHouseUrl = clickHouseForThisFile();
 let logFile: string;
@@ -34,13 +34,7 @@ beforeAll(async () => {
     cleanupDir = () => rm(dir, { recursive: true, force: true });
     logFile = join(dir, 'usage.log');
     const { gateway, front } = await startRolloutRig(cleanup, { observability: { admin: { bearerToken: TOKEN }, log: { destination: logFile } } });
-    const load = traffic([gateway]);
-    cleanup.push(() => load.stop());
-    await until('5 %', () => positionOf(gateway) === 5);
-    front.mode = 'differ';
-    await until('back to shadow', () => positionOf(gateway) === 'shadow');
-    await load.stop();
-    shown = snapshot(gateway).events.filter((e) => e.operation === 'recipes.search');
+    shown = (await promoteThenSendBack(gateway, front)).filter((e) => e.operation === 'recipes.search');
     await gateway.close(); // the usage log is written out
     report = await reportFromInputs([logFile]);
   } finally {

@@ -1,11 +1,12 @@
 /**
  * Rollout tests' rig pieces: the plan with short steps, the config around an api2 front, a steady
- * stream of searches from the six clients the sandbox knows, and waiting for a step.
+ * stream of searches from the six clients the sandbox knows, waiting for a step, and one move
+ * forward and back.
  */
 import type { RolloutPlanInput } from '../../src/config/rollout.js';
 import type { GatewayConfigInput } from '../../src/config/schema.js';
 import type { RolloutSnapshot } from '../../src/migration/rollout/runner.js';
-import type { Position } from '../../src/migration/rollout/state.js';
+import type { Position, RolloutEvent } from '../../src/migration/rollout/state.js';
 import { PLACEHOLDER_PHOTO_URL } from '../../src/sandbox/dataset.js';
 import { startLegacySandbox } from '../../src/sandbox/start.js';
 import { startApi2Front } from './api2-front.js';
@@ -86,7 +87,6 @@ export async function until(what: string, condition: () => boolean, timeoutMs = 
   }
 }
 
-
 /** A legacy sandbox, an api2 front and a gateway with the rollout config (and `extra`); each is closed by `cleanup`. */
 export async function startRolloutRig(cleanup: Array<() => Promise<void>>, extra: Partial<GatewayConfigInput> = {}): Promise<{ front: Api2Front; gateway: TestGateway }> {
   const legacy = await startLegacySandbox();
@@ -96,4 +96,21 @@ export async function startRolloutRig(cleanup: Array<() => Promise<void>>, extra
   const gateway = await startTestGateway(legacy.origin, rolloutConfig(front, legacy.origin, extra));
   cleanup.push(() => gateway.close());
   return { front, gateway };
+}
+
+/**
+ * One rollout move and back: the six clients' searches until the gateway promotes recipes.search
+ * from shadow to 5 %, then the front's api2 differing until the gateway sends it back to shadow.
+ * The searches stop either way. Gives the gateway's rollout events (oldest first).
+ */
+export async function promoteThenSendBack(gateway: TestGateway, front: Api2Front): Promise<readonly RolloutEvent[]> {
+  const load = traffic([gateway]);
+  try {
+    await until('5 %', () => positionOf(gateway) === 5);
+    front.mode = 'differ';
+    await until('back to shadow', () => positionOf(gateway) === 'shadow');
+  } finally {
+    await load.stop();
+  }
+  return snapshot(gateway).events;
 }
