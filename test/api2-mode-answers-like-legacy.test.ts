@@ -11,7 +11,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capabilityMatrixMarkdown } from '../mappings/capability-matrix.js';
+import { capabilityMatrixMarkdown } from '../src/catalogue/capability-matrix.js';
 import { operationById } from '../src/catalogue/operations.js';
 import type { OperationId } from '../src/catalogue/operations.js';
 import { basic, send } from './support/http.js';

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../src/catalogue/operations.js';
 import { parseConfig } from '../src/config/schema.js';
-import { capabilities } from '../mappings/index.js';
-import { capabilityMatrixMarkdown } from '../mappings/capability-matrix.js';
+import { capabilities } from '../src/catalogue/movability.js';
+import { capabilityMatrixMarkdown } from '../src/catalogue/capability-matrix.js';
 import { withSection } from '../scripts/docs/sections.js';
 
 describe('capability matrix', () => {

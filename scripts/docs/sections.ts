@@ -3,7 +3,7 @@
  * rewritten by `npm run docs -- --write`; test/docs-are-generated-and-current.test.ts fails when a
  * copy differs from what the code generates now (`npm run docs` says which).
  */
-import { capabilityMatrixMarkdown } from '../../mappings/capability-matrix.js';
+import { capabilityMatrixMarkdown } from '../../src/catalogue/capability-matrix.js';
 import { configReferenceMarkdown } from './config-reference.js';
 import { decisionIndexMarkdown } from './decision-index.js';
 import { breakerLineFieldsMarkdown, clickHouseTableMarkdown, requestLineFieldsMarkdown, shadowLineFieldsMarkdown } from './log-fields.js';

@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     const { startLegacySandbox } = await import('../sandbox/start.js');
     const { startApi2Sandbox } = await import('../sandbox/api2-start.js');
     const { PLACEHOLDER_PHOTO_URL } = await import('../sandbox/dataset.js');
-    const { capabilities } = await import('../../mappings/index.js');
+    const { capabilities } = await import('../catalogue/movability.js');
     // One dataset behind both sandbox interfaces: a write through either is read through the other.
     const stores = (await import('../sandbox/shared-stores.js')).createSandboxStores();
     const legacySandbox = await startLegacySandbox({ port: Number(process.env['SANDBOX_LEGACY_PORT'] ?? 0), store: stores.legacy });

@@ -4,7 +4,7 @@
  * `canonicalRequest` alone, from the request's arrival; immutable after. Everything the gateway
  * sends, keys or records of it is rendered from it.
  */
-import { mappingFor } from '../../mappings/index.js';
+import { mappingFor } from '../catalogue/movability.js';
 import type { OperationMapping } from '../../mappings/types.js';
 import type { RouteMatch } from '../catalogue/route-table.js';
 import type { RouteMode } from '../config/schema.js';

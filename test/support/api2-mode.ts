@@ -5,7 +5,7 @@
  * serve one dataset (as production does); the direct one a separate copy of the same dataset; all
  * with the same frozen clock. Every request the gateway sends to api2 is kept for validation against the spec.
  */
-import { capabilities } from '../../mappings/index.js';
+import { capabilities } from '../../src/catalogue/movability.js';
 import { PLACEHOLDER_PHOTO_URL } from '../../src/sandbox/dataset.js';
 import { startApi2Sandbox } from '../../src/sandbox/api2-start.js';
 import type { SeenApi2Request, StartedApi2Sandbox } from '../../src/sandbox/api2-start.js';

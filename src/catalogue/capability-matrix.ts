@@ -1,10 +1,10 @@
 /**
- * The capability matrix, generated from the mapping modules (never written by hand): for every
- * catalogued operation, whether it can be routed to api2, the api2 calls it makes, its declared
- * losses, behaviour differences and inferences.
+ * The capability matrix of docs/operations.md, generated from the catalogue entries' mappings
+ * (never written by hand): for every catalogued operation, whether it can be routed to api2, the
+ * api2 calls it makes, its declared losses, behaviour differences and inferences.
  */
-import { operationById } from '../src/catalogue/operations.js';
-import { capabilities } from './index.js';
+import { operationById } from './operations.js';
+import { capabilities } from './movability.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
