@@ -31,5 +31,6 @@ for (let i = 0; i < PAGES; i++) {
   await cache.serve({ key, flightKey: key, policy, bypass: false, mayReadStored: true, group: null, produce: async () => answer, refresh: async () => answer, storable: () => true });
 }
 const grewBytes = settle() - before;
+export type CacheMemory = typeof info;
 const info = { pages: PAGES, capBytes: CAP, entries: cache.size.entries, storedBytes: cache.size.bytes, grewBytes, evicted: cache.counters.evicted };
 runChild(() => Promise.resolve({ info, close: () => Promise.resolve() }));

@@ -5,7 +5,7 @@
  * and stops on `{ type: 'stop' }` or as soon as its IPC channel closes, so a runner that dies (even
  * by SIGKILL) leaves no child behind.
  *
- *   usage          rss and heapUsed of this process, after a full collection when `gc` (--expose-gc)
+ *   usage          { rss } of this process, after a full collection when `gc` (--expose-gc)
  *   profile-start  the V8 CPU profiler (100 µs sampling) and the allocation sampling profiler (every
  *                  4 KiB, collected objects kept: every allocation, not only what survived)
  *   profile-stop   both written to `dir` as `<name>.cpuprofile` and `<name>.heapprofile`; the files
@@ -33,8 +33,7 @@ async function answer(question: Question): Promise<unknown> {
   switch (question.type) {
     case 'usage':
       if (question.gc) (globalThis as { gc?: () => void }).gc?.();
-      const { rss, heapUsed } = process.memoryUsage();
-      return { rss, heapUsed };
+      return { rss: process.memoryUsage().rss };
     case 'profile-start':
       session = new Session();
       session.connect();

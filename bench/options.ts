@@ -41,8 +41,9 @@ export interface Outcome {
 }
 
 export function parseOptions(argv: readonly string[]) {
-  const mode: Mode = (MODES as readonly string[]).includes(argv[0] ?? '') ? (argv[0] as Mode) : 'anchors';
-  const args = mode === 'anchors' ? argv : argv.slice(1);
+  const named = (MODES as readonly string[]).includes(argv[0] ?? '');
+  const mode = named ? (argv[0] as Mode) : 'anchors';
+  const args = named ? argv.slice(1) : argv;
   const { values } = parseArgs({
     args: [...args],
     options: {

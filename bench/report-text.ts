@@ -1,88 +1,59 @@
 /**
  * The printed form of a benchmark report: the machine and settings, one row per scenario (CPU µs
- * per request, median and min-max over the rounds, promoted bytes, req/s, p50/p99), the targets of
- * the performance issue with PASS/MISS (reported, never a failure), then latency, RSS and cache memory.
+ * per request, median and min-max over the rounds, promoted bytes, req/s, p50/p99), the targets
+ * with PASS/MISS (reported, never a failure), then latency, RSS and cache memory; and the summary
+ * of `--runs N`.
  */
 import { median } from './report.js';
-import type { BenchReport, Ratio } from './report.js';
+import type { Ratio } from './report.js';
+import type { BenchReport } from './runner.js';
 
-const MB = 1_000_000;
-
-function pad(text: string, width: number, right = false): string {
-  return right ? text.padStart(width) : text.padEnd(width);
-}
-
-function fixed(value: number, digits: number): string {
-  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
-}
-
-function showValue(unit: Ratio['unit'], value: number): string {
-  if (unit === 'ms') return `${fixed(value, 2)} ms`;
-  if (unit === 'MB') return `${fixed(value, 1)} MB`;
-  if (unit === 'KB') return `${fixed(value, 2)} KB`;
-  return `${fixed(value, 2)}x`;
-}
+const fixed = (value: number, digits: number): string => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const mb = (bytes: number): string => `${fixed(bytes / 1_000_000, 1)} MB`;
+const UNITS: Readonly<Record<Ratio['unit'], [digits: number, suffix: string]>> = { ratio: [2, 'x'], ms: [2, ' ms'], MB: [1, ' MB'], KB: [2, ' KB'] };
+const show = (unit: Ratio['unit'], value: number): string => `${fixed(value, UNITS[unit][0])}${UNITS[unit][1]}`;
+/** The cells of a row: the first left-aligned to its width, the others right-aligned. */
+const row = (cells: ReadonlyArray<[string, number]>): string => cells.map(([text, width], i) => (i === 0 ? text.padEnd(width) : text.padStart(width))).join(' ');
+const verdict = (ratio: Ratio, value: number): string => `  ${`≤ ${show(ratio.unit, ratio.target.value)}`.padEnd(10)} ${value <= ratio.target.value ? 'PASS' : 'MISS'}`;
 
 export function renderText(report: BenchReport): string {
-  const m = report.machine;
-  const s = report.settings;
-  const lines: string[] = [];
-  lines.push(`recipe-gateway benchmark — ${report.startedAt}`);
-  lines.push(`command:  ${report.command}`);
-  lines.push(`machine:  ${m.cpuModel}, ${m.cores} cores, node ${m.node}, ${m.os}, ${m.memoryGiB} GiB, load ${fixed(m.loadAverage1m, 2)} at start`);
-  lines.push(`settings: ${s.durationS} s per scenario per round, ${s.connections} connections, ${s.rounds} round(s), ${s.warmupS} s warm-up each${s.smoke ? ' (smoke)' : ''}`);
-  lines.push(`request:  GET ${s.request} (Accept: application/json)`);
-  lines.push(`pages:    legacy ${report.pages.legacyBytes} B (${report.pages.entries} recipes), api2 ${report.pages.api2Bytes} B, mapped legacy page ${report.pages.mappedBytes} B`);
-  for (const note of report.notes) lines.push(`note:     ${note}`);
-  lines.push('');
-  const header = [
-    pad('scenario', 40),
-    pad('CPU µs/req', 11, true),
-    pad('min-max', 10, true),
-    pad('promoted B/req', 15, true),
-    pad('req/s', 8, true),
-    pad('p50 ms', 7, true),
-    pad('p99 ms', 7, true),
-    pad('errors', 7, true),
-  ].join(' ');
-  lines.push(header);
-  lines.push('-'.repeat(header.length));
-  for (const sc of report.scenarios) {
-    lines.push(
-      [
-        pad(`${sc.anchor ? '  ' : ''}${sc.label}`, 40),
-        pad(fixed(sc.cpuUsPerRequest, 1), 11, true),
-        pad(`${fixed(sc.cpuMinUs, 0)}-${fixed(sc.cpuMaxUs, 0)}`, 10, true),
-        pad(fixed(sc.promotedBytesPerRequest, 0), 15, true),
-        pad(fixed(sc.reqPerSec, 0), 8, true),
-        pad(fixed(sc.p50Ms, 2), 7, true),
-        pad(fixed(sc.p99Ms, 2), 7, true),
-        pad(String(sc.errors), 7, true),
-      ].join(' '),
-    );
-  }
-  lines.push('(indented: anchors; CPU of the process under test and its children, from /proc, per request answered)');
-  lines.push('');
-  lines.push(`${pad('target', 62)} ${pad('value', 10, true)}  ${pad('target', 10)} result`);
-  for (const r of report.ratios) {
-    lines.push(`${pad(r.label, 62)} ${pad(showValue(r.unit, r.value), 10, true)}  ${pad(`≤ ${showValue(r.unit, r.target.value)}`, 10)} ${r.pass ? 'PASS' : 'MISS'}${r.note ? `  (${r.note})` : ''}`);
-  }
-  lines.push('');
-  const f = report.cacheFill;
-  lines.push(`cache fill: ${f.pages}/${f.planned} distinct pages in ${fixed(f.seconds, 1)} s, ${f.failed} failed, ${f.full ? 'full (first page evicted)' : 'NOT full'}`);
-  const one = report.unqueued;
-  lines.push(
-    `one connection (no queue): direct p50 ${fixed(one.direct.p50Ms, 3)} / p99 ${fixed(one.direct.p99Ms, 3)} ms, ` +
-      `pass-through p50 ${fixed(one.passthrough.p50Ms, 3)} / p99 ${fixed(one.passthrough.p99Ms, 3)} ms`,
-  );
-  lines.push(`RSS after the bench: ${report.rss.map((r) => `${r.target} ${fixed(r.bytes / MB, 1)} MB`).join(', ')}`);
-  const cm = report.cacheMemory;
-  lines.push(
-    `cache memory: ${cm.pages} distinct pages into a ${fixed(cm.capBytes / MB, 1)} MB cap: ${cm.entries} kept (${fixed(cm.storedBytes / MB, 1)} MB counted), ${cm.evicted} evicted; heap + external grew ${fixed(cm.grewBytes / MB, 1)} MB (cap + ${fixed((cm.grewBytes - cm.capBytes) / MB, 1)} MB overhead)`,
-  );
-  lines.push('(scenario rows: medians over rounds; CPU ratios: medians of per-round ratios; errors = connection errors + non-2xx, summed; PASS/MISS is reported, never a failure)');
-  lines.push(`total ${fixed(report.seconds, 1)} s`);
-  return lines.join('\n');
+  const { machine: m, settings: s, pages, cacheFill: f, unqueued: one, cacheMemory: cm } = report;
+  const header = row([['scenario', 40], ['CPU µs/req', 11], ['min-max', 10], ['promoted B/req', 15], ['req/s', 8], ['p50 ms', 7], ['p99 ms', 7], ['errors', 7]]);
+  return [
+    `recipe-gateway benchmark — ${report.startedAt}`,
+    `command:  ${report.command}`,
+    `machine:  ${m.cpuModel}, ${m.cores} cores, node ${m.node}, ${m.os}, ${m.memoryGiB} GiB, load ${fixed(m.loadAverage1m, 2)} at start`,
+    `settings: ${s.durationS} s per scenario per round, ${s.connections} connections, ${s.rounds} round(s), ${s.warmupS} s warm-up each${s.smoke ? ' (smoke)' : ''}`,
+    `request:  GET ${s.request} (Accept: application/json)`,
+    `pages:    legacy ${pages.legacyBytes} B (${pages.entries} recipes), api2 ${pages.api2Bytes} B, mapped legacy page ${pages.mappedBytes} B`,
+    ...report.notes.map((note) => `note:     ${note}`),
+    '',
+    header,
+    '-'.repeat(header.length),
+    ...report.scenarios.map((sc) =>
+      row([
+        [`${sc.anchor ? '  ' : ''}${sc.label}`, 40],
+        [fixed(sc.cpuUsPerRequest, 1), 11],
+        [`${fixed(sc.cpuMinUs, 0)}-${fixed(sc.cpuMaxUs, 0)}`, 10],
+        [fixed(sc.promotedBytesPerRequest, 0), 15],
+        [fixed(sc.reqPerSec, 0), 8],
+        [fixed(sc.p50Ms, 2), 7],
+        [fixed(sc.p99Ms, 2), 7],
+        [String(sc.errors), 7],
+      ]),
+    ),
+    '(indented: anchors; CPU of the process under test and its children, from /proc, per request answered)',
+    '',
+    `${row([['target', 62], ['value', 10]])}  ${'target'.padEnd(10)} result`,
+    ...report.ratios.map((r) => `${row([[r.label, 62], [show(r.unit, r.value), 10]])}${verdict(r, r.value)}${r.note ? `  (${r.note})` : ''}`),
+    '',
+    `cache fill: ${f.pages}/${f.planned} distinct pages in ${fixed(f.seconds, 1)} s, ${f.failed} failed, ${f.full ? 'full (first page evicted)' : 'NOT full'}`,
+    `one connection (no queue): direct p50 ${fixed(one.direct.p50Ms, 3)} / p99 ${fixed(one.direct.p99Ms, 3)} ms, pass-through p50 ${fixed(one.passthrough.p50Ms, 3)} / p99 ${fixed(one.passthrough.p99Ms, 3)} ms`,
+    `RSS after the bench: ${report.rss.map((r) => `${r.target} ${mb(r.bytes)}`).join(', ')}`,
+    `cache memory: ${cm.pages} distinct pages into a ${mb(cm.capBytes)} cap: ${cm.entries} kept (${mb(cm.storedBytes)} counted), ${cm.evicted} evicted; heap + external grew ${mb(cm.grewBytes)} (cap + ${mb(cm.grewBytes - cm.capBytes)} overhead)`,
+    '(scenario rows: medians over rounds; CPU ratios: medians of per-round ratios; errors = connection errors + non-2xx, summed; PASS/MISS is reported, never a failure)',
+    `total ${fixed(report.seconds, 1)} s`,
+  ].join('\n');
 }
 
 /**
@@ -90,16 +61,12 @@ export function renderText(report: BenchReport): string {
  * by (a target is met when the median of its ratio over three runs in a row meets it).
  */
 export function renderRunsSummary(reports: readonly BenchReport[]): string {
-  const first = reports[0];
-  if (!first) return '';
+  const first = reports[0]!;
   const lines = [`summary of ${reports.length} runs in a row (${first.command}; ${first.machine.cpuModel}, ${first.machine.cores} cores, node ${first.machine.node})`];
-  const runHeads = reports.map((_, i) => pad(`run ${i + 1}`, 9, true)).join(' ');
-  lines.push(`${pad('target', 62)} ${runHeads} ${pad('median', 9, true)}  ${pad('target', 10)} result`);
+  lines.push(`${row([['target', 62], ...reports.map((_, i): [string, number] => [`run ${i + 1}`, 9]), ['median', 9]])}  ${'target'.padEnd(10)} result`);
   for (const ratio of first.ratios) {
     const values = reports.map((report) => report.ratios.find((r) => r.id === ratio.id)?.value ?? Number.NaN);
-    const mid = median(values);
-    const cells = values.map((value) => pad(showValue(ratio.unit, value), 9, true)).join(' ');
-    lines.push(`${pad(ratio.label, 62)} ${cells} ${pad(showValue(ratio.unit, mid), 9, true)}  ${pad(`≤ ${showValue(ratio.unit, ratio.target.value)}`, 10)} ${mid <= ratio.target.value ? 'PASS' : 'MISS'}`);
+    lines.push(`${row([[ratio.label, 62], ...[...values, median(values)].map((value): [string, number] => [show(ratio.unit, value), 9])])}${verdict(ratio, median(values))}`);
   }
   return lines.join('\n');
 }

@@ -1,80 +1,15 @@
 /**
- * From the measurements to the report: the median per scenario over the rounds, and the ratios
- * against their targets (PASS/MISS, reported, never asserted). Printed by bench/report-text.ts.
+ * From the measurements to the report (bench/runner.ts `BenchReport`): the medians per scenario
+ * over the rounds, and the ratios against their targets (PASS/MISS, reported, never asserted).
+ * Printed by bench/report-text.ts.
  */
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import type { Measurement } from './load.js';
-import type { CacheFill } from './probe.js';
 import type { Scenario } from './scenarios.js';
 
-export interface ScenarioSummary {
-  readonly id: string;
-  readonly label: string;
-  /** A reference the gateway is compared with, not the gateway. */
-  readonly anchor: boolean;
-  /** Medians over the rounds. */
-  readonly reqPerSec: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  /** CPU µs per request of the process under test (its process tree): median over the rounds, min, max. */
-  readonly cpuUsPerRequest: number;
-  readonly cpuMinUs: number;
-  readonly cpuMaxUs: number;
-  /** Bytes promoted to the old generation per request (median over the rounds; NaN for nginx). */
-  readonly promotedBytesPerRequest: number;
-  /** Summed over the rounds. */
-  readonly errors: number;
-  readonly rounds: readonly Measurement[];
-}
-
-export interface Ratio {
-  readonly id: string;
-  readonly label: string;
-  readonly value: number;
-  readonly unit: 'ratio' | 'ms' | 'MB' | 'KB';
-  readonly target: { readonly op: '<='; readonly value: number };
-  readonly pass: boolean;
-  readonly note?: string;
-}
-
-/** What bench/cache-memory-child.ts measured: heap + external memory left after inserting every page (`grewBytes`). */
-export interface CacheMemory {
-  readonly pages: number;
-  readonly capBytes: number;
-  readonly entries: number;
-  readonly storedBytes: number;
-  readonly grewBytes: number;
-  readonly evicted: number;
-}
-
-/**
- * Latency without queueing: direct and pass-through over one connection, one request at a time.
- * With 50 connections a single-threaded process answers requests that arrive together one after
- * the other, so the p99 there grows with the time each one takes times the queue (Little's law)
- * and says more about req/s than about the time the gateway adds to one request; this says the latter.
- */
-export interface UnqueuedLatency {
-  readonly connections: 1;
-  readonly direct: { readonly p50Ms: number; readonly p99Ms: number };
-  readonly passthrough: { readonly p50Ms: number; readonly p99Ms: number };
-}
-
-export interface BenchReport {
-  readonly cacheMemory: CacheMemory;
-  readonly unqueued: UnqueuedLatency;
-  readonly command: string;
-  readonly machine: ReturnType<typeof machine>;
-  readonly settings: { readonly durationS: number; readonly connections: number; readonly rounds: number; readonly warmupS: number; readonly smoke: boolean; readonly request: string };
-  readonly pages: { readonly legacyBytes: number; readonly api2Bytes: number; readonly mappedBytes: number; readonly entries: number };
-  readonly scenarios: readonly ScenarioSummary[];
-  readonly ratios: readonly Ratio[];
-  /** Anchors skipped and why (nginx not on PATH). */
-  readonly notes: readonly string[];
-  readonly rss: ReadonlyArray<{ readonly target: string; readonly bytes: number }>;
-  readonly cacheFill: CacheFill;
-  readonly startedAt: string;
-  readonly seconds: number;
-}
+export type ScenarioSummary = ReturnType<typeof summarize>;
+export type Ratio = ReturnType<typeof ratios>[number];
+export type Latency = { readonly p50Ms: number; readonly p99Ms: number };
 
 export function machine() {
   const cpu = cpus();
@@ -95,7 +30,8 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-export function summarize(scenario: Scenario, rounds: readonly Measurement[]): ScenarioSummary {
+/** Medians over the rounds; CPU µs per request of the process tree with min and max; promoted bytes (NaN for nginx); errors summed. */
+export function summarize(scenario: Scenario, rounds: readonly Measurement[]) {
   const cpu = rounds.map((m) => m.cpuUsPerRequest ?? Number.NaN).filter((v) => !Number.isNaN(v));
   return {
     id: scenario.id,
@@ -123,17 +59,14 @@ export function cpuRatio(gateway: ScenarioSummary | undefined, anchor: ScenarioS
   return median(gateway.rounds.map((m, round) => (m.cpuUsPerRequest ?? Number.NaN) / (anchor.rounds[round]?.cpuUsPerRequest ?? Number.NaN)));
 }
 
-/** The cache gateway's RSS after the bench (cache filled to `cacheBytes`, its `cache.maxBytes`) and the floor's, what Node, Hono and undici hold on their own. */
-export interface CacheRss {
-  readonly rssBytes: number;
-  readonly floorRssBytes: number;
-  readonly cacheBytes: number;
-  readonly cacheFull: boolean;
-}
-
-export function ratios(scenarios: readonly ScenarioSummary[], unqueued: UnqueuedLatency, cache: CacheRss): Ratio[] {
+/**
+ * `unqueued`: latency over one connection, direct and pass-through. `cache`: the cache gateway's RSS
+ * after the bench (cache filled to `cacheBytes`, its `cache.maxBytes`) and the floor's, what Node,
+ * Hono and undici hold on their own.
+ */
+export function ratios(scenarios: readonly ScenarioSummary[], unqueued: { direct: Latency; passthrough: Latency }, cache: { rssBytes: number; floorRssBytes: number; cacheBytes: number; cacheFull: boolean }) {
   const of = (id: string) => scenarios.find((s) => s.id === id);
-  const ratio = (id: string, label: string, value: number, unit: Ratio['unit'], target: number, note?: string): Ratio => ({ id, label, value, unit, target: { op: '<=', value: target }, pass: value <= target, ...(note ? { note } : {}) });
+  const ratio = (id: string, label: string, value: number, unit: 'ratio' | 'ms' | 'MB' | 'KB', target: number, note?: string) => ({ id, label, value, unit, target: { op: '<=' as const, value: target }, pass: value <= target, ...(note ? { note } : {}) });
   const cpu = (gateway: string, anchor: string, label: string, target: number) => ratio(`cpu:${gateway}/${anchor}`, label, cpuRatio(of(gateway), of(anchor)), 'ratio', target);
   return [
     cpu('passthrough', 'floor-log', 'pass-through, log on / floor + one log line (CPU)', 1.25),

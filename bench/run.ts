@@ -19,9 +19,9 @@ import { gc } from './gc.js';
 import { parseOptions } from './options.js';
 import type { Mode, Options, Outcome } from './options.js';
 import { profile } from './profile.js';
-import type { BenchReport } from './report.js';
 import { renderRunsSummary, renderText } from './report-text.js';
 import { runBench } from './runner.js';
+import type { BenchReport } from './runner.js';
 import { soak } from './soak.js';
 import { syscalls } from './syscalls.js';
 

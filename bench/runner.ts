@@ -14,7 +14,7 @@ import { SEARCH_TARGET } from './pages.js';
 import { closeProbes, fillCache, probe } from './probe.js';
 import { treeRssBytes } from './proc.js';
 import { machine, median, ratios, summarize } from './report.js';
-import type { BenchReport, CacheMemory } from './report.js';
+import type { CacheMemory } from './cache-memory-child.js';
 import { MEASURING_GROUPS, SCENARIOS, startTarget, targetNames } from './scenarios.js';
 import type { Scenario } from './scenarios.js';
 
@@ -27,7 +27,9 @@ export function roundOrder<T>(groups: ReadonlyArray<readonly T[]>, round: number
   return rotated.flatMap((group) => (round % 2 === 0 ? [...group] : [...group].reverse()));
 }
 
-export async function runBench(options: Options): Promise<BenchReport> {
+export type BenchReport = Awaited<ReturnType<typeof runBench>>;
+
+export async function runBench(options: Options) {
   const started = Date.now();
   const host = machine();
   const children: Child[] = [];

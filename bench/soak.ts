@@ -26,28 +26,10 @@ import type { Options, Outcome } from './options.js';
 type Mode = 'legacy' | 'api2';
 const MODES: readonly Mode[] = ['legacy', 'api2'];
 const RSS_TARGET_PCT = 10;
-type Rss = { start: number; end: number; max: number; growthPct: number; samples: number[] };
 
-export interface SoakReport {
-  readonly durationS: number;
-  readonly connections: Readonly<Record<Mode, number>>;
-  readonly requests: number;
-  readonly reqPerSec: number;
-  /** Connection errors (timeouts included) + answers not 2xx. */
-  readonly errors: number;
-  readonly timeouts: number;
-  readonly non2xx: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  /** operation → mode → status → count */
-  readonly answers: Record<string, Record<Mode, Record<string, number>>>;
-  /** Operations never answered 2xx in a mode. */
-  readonly uncovered: string[];
-  /** Per process, in MB: RSS after a full collection at start (after the warm-up) and at end, the highest seen, every 5 s. */
-  readonly rssMb: Readonly<Record<string, Rss>>;
-  readonly rssTargetPct: number;
-  readonly pass: { readonly errors: boolean; readonly rss: boolean; readonly coverage: boolean };
-}
+/** operation → mode → status → count */
+type Answers = Record<string, Record<Mode, Record<string, number>>>;
+export type SoakReport = Awaited<ReturnType<typeof runSoak>>;
 
 const KEY = 'sandbox-free-key';
 const USERS = ['alice:alice-pass', 'bob:bob-pass'].map((pair) => `Basic ${Buffer.from(pair).toString('base64')}`);
@@ -120,7 +102,7 @@ function steps(recipeIds: readonly number[], loops: { next: number }): Step[] {
 }
 
 /** The steps as autocannon requests of one gateway, each answer counted into `answers`. */
-function workload(mode: Mode, all: readonly Step[], answers: SoakReport['answers']): autocannon.Request[] {
+function workload(mode: Mode, all: readonly Step[], answers: Answers): autocannon.Request[] {
   return all.map((step) => ({
     setupRequest: (request: autocannon.Request, context: object) => {
       const built = step.build(context as Context);
@@ -150,7 +132,7 @@ function gatewayConfig(mode: Mode, upstreams: UpstreamInfo): Record<string, unkn
   };
 }
 
-export async function runSoak(options: Options): Promise<SoakReport> {
+export async function runSoak(options: Options) {
   const say = (line: string) => void process.stderr.write(`${line}\n`);
   const recipeIds = buildDataset().recipes.filter((r) => !r.isPrivate && !r.hideFromPublicSearch).map((r) => r.id);
   const all = steps(recipeIds, { next: 0 });
@@ -163,7 +145,7 @@ export async function runSoak(options: Options): Promise<SoakReport> {
     for (const mode of MODES) children.push((gateways[mode] = await forkChild(`gateway ${mode}`, './gateway-child.ts', { config: gatewayConfig(mode, info) }, { execArgv: ['--expose-gc'] })));
     const split: Record<Mode, number> = { legacy: Math.ceil(options.connections / 2), api2: Math.floor(options.connections / 2) };
     const live = MODES.filter((mode) => split[mode] > 0);
-    const load = (durationS: number, answers: SoakReport['answers']) =>
+    const load = (durationS: number, answers: Answers) =>
       Promise.all(live.map((mode) => runLoad({ url: String(gateways[mode].info['origin']), connections: split[mode], durationS, requests: workload(mode, all, answers) })));
 
     if (options.warmupS > 0) {
@@ -172,7 +154,8 @@ export async function runSoak(options: Options): Promise<SoakReport> {
     }
     const measured = [...live.map((mode) => [`gateway ${mode}`, gateways[mode]] as const), ['sandboxes', sandboxes] as const];
     const rssOf = async (child: Child, gc: boolean) => (await child.ask!<{ rss: number }>({ type: 'usage', gc })).rss / 1024 / 1024;
-    const rss: Record<string, Rss> = {};
+    // Per process, in MB: after a full collection at start (after the warm-up) and at end, the highest seen, every 5 s.
+    const rss: Record<string, { start: number; end: number; max: number; growthPct: number; samples: number[] }> = {};
     for (const [name, child] of measured) {
       const start = await rssOf(child, true);
       rss[name] = { start, end: start, max: start, growthPct: 0, samples: [] };
@@ -181,7 +164,7 @@ export async function runSoak(options: Options): Promise<SoakReport> {
       for (const [name, child] of measured) void rssOf(child, false).then((value) => rss[name]!.samples.push(value), () => undefined);
     }, 5000);
     say(`load: ${options.durationS} s at ${options.connections} connections (${split.legacy} legacy mode, ${split.api2} api2 mode)`);
-    const answers: SoakReport['answers'] = {};
+    const answers: Answers = {};
     const runs = await load(options.durationS, answers);
     clearInterval(sampler);
     const round = (value: number) => Math.round(value * 10) / 10;
@@ -199,15 +182,18 @@ export async function runSoak(options: Options): Promise<SoakReport> {
     const errors = sum((m) => m.errors);
     return {
       durationS: options.durationS,
+      /** Connections per gateway. */
       connections: split,
       requests: sum((m) => m.requests),
       reqPerSec: Math.round(sum((m) => m.requests) / options.durationS),
+      /** Connection errors (timeouts included) + answers not 2xx. */
       errors,
       timeouts: sum((m) => m.timeouts),
       non2xx: sum((m) => m.non2xx),
       p50Ms: Math.round(percentile(latencies, 50) * 100) / 100,
       p99Ms: Math.round(percentile(latencies, 99) * 100) / 100,
       answers,
+      /** Operations never answered 2xx in a mode. */
       uncovered,
       rssMb: rss,
       rssTargetPct: RSS_TARGET_PCT,

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { BenchReport } from '../bench/report.js';
+import type { BenchReport } from '../bench/runner.js';
 import { SCENARIOS } from '../bench/scenarios.js';
 import { runTsxScript } from './support/run-script.js';
 
