@@ -15,7 +15,7 @@
  * the full run).
  */
 import type autocannon from 'autocannon';
-import { capabilities } from '../mappings/index.js';
+import { capabilities } from '../src/catalogue/movability.js';
 import { OPERATIONS, OPERATION_IDS } from '../src/catalogue/operations.js';
 import { buildDataset } from '../src/sandbox/dataset.js';
 import { forkChild, forkUpstreams } from './children.js';
