@@ -37,13 +37,11 @@ async function answer(question: Question): Promise<unknown> {
     case 'profile-start':
       session = new Session();
       session.connect();
-      for (const [method, params] of [
-        ['Profiler.enable', {}],
-        ['Profiler.setSamplingInterval', { interval: 100 }],
-        ['HeapProfiler.enable', {}],
-        ['HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }],
-        ['Profiler.start', {}],
-      ] as const) await post(method, params);
+      await post('Profiler.enable');
+      await post('Profiler.setSamplingInterval', { interval: 100 });
+      await post('HeapProfiler.enable');
+      await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+      await post('Profiler.start');
       return [];
     case 'profile-stop': {
       const { profile: cpu } = await post<{ profile: unknown }>('Profiler.stop');

@@ -32,7 +32,7 @@ interface HeapNode {
 }
 
 /** The part of the code a frame belongs to. */
-export function partOf(frame: CallFrame): string {
+function partOf(frame: CallFrame): string {
   const url = frame.url;
   if (!url) return frame.functionName.startsWith('(') ? frame.functionName : '(native)';
   const own = /\/(src|mappings)\/(.+?)\.[jt]s$/.exec(url);

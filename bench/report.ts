@@ -9,7 +9,7 @@ import type { Scenario } from './scenarios.js';
 
 export type ScenarioSummary = ReturnType<typeof summarize>;
 export type Ratio = ReturnType<typeof ratios>[number];
-export type Latency = { readonly p50Ms: number; readonly p99Ms: number };
+type Latency = { readonly p50Ms: number; readonly p99Ms: number };
 
 export function machine() {
   const cpu = cpus();
@@ -54,7 +54,7 @@ export function summarize(scenario: Scenario, rounds: readonly Measurement[]) {
  * side in every round (MEASURING_GROUPS), so each round's ratio compares two windows of the same
  * machine state; the median drops the rounds a slow spell split.
  */
-export function cpuRatio(gateway: ScenarioSummary | undefined, anchor: ScenarioSummary | undefined): number {
+function cpuRatio(gateway: ScenarioSummary | undefined, anchor: ScenarioSummary | undefined): number {
   if (!gateway || !anchor) return Number.NaN;
   return median(gateway.rounds.map((m, round) => (m.cpuUsPerRequest ?? Number.NaN) / (anchor.rounds[round]?.cpuUsPerRequest ?? Number.NaN)));
 }

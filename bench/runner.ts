@@ -21,7 +21,7 @@ import type { Scenario } from './scenarios.js';
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 /** Scenario order of a round: the groups rotated by one per round, each group's order reversed every other round. */
-export function roundOrder<T>(groups: ReadonlyArray<readonly T[]>, round: number): T[] {
+function roundOrder<T>(groups: ReadonlyArray<readonly T[]>, round: number): T[] {
   const offset = round % groups.length;
   const rotated = [...groups.slice(offset), ...groups.slice(0, offset)];
   return rotated.flatMap((group) => (round % 2 === 0 ? [...group] : [...group].reverse()));

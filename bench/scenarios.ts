@@ -5,14 +5,7 @@
  * Every gateway logs to /dev/null (the whole pino path runs, the disk does not) except the
  * logging-off ones; only the cache-hit gateways have their cache on (default size; a one-hour TTL
  * so the warmed page stays a HIT for the whole run). The anchors beside them, against the same
- * canned upstream:
- * - floor / floor-log: Hono + @hono/node-server + an undici Pool.dispatch handler, without and with
- *   one usage-log line (bench/floor-child.ts, bench/anchor-log.ts), the floor of our own stack;
- * - floor-api2: the same floor forwarding over https to the canned api2 page (same TLS, same bytes
- *   as the gateway's api2 call), answering it unchanged: what the api2-mapped search is judged against;
- * - fastify: @fastify/http-proxy, the peer a Node team would pick instead (bench/fastify-child.ts);
- * - hono / hono-log: bare Hono answering the page from memory, without and with one log line;
- * - nginx: proxy_pass, when nginx is on PATH (bench/nginx.ts).
+ * canned upstream, and what each stands for: docs/benchmarks-anchors.md and each child's header.
  */
 import { forkChild } from './children.js';
 import type { Child, ForkOptions, UpstreamInfo } from './children.js';

@@ -66,7 +66,8 @@ function steps(recipeIds: readonly number[], loops: { next: number }): Step[] {
         ctx.rid = recipeIds[ctx.n % recipeIds.length]!;
         ctx.auth = USERS[ctx.n % 2]!;
         ctx.xml = ctx.n % 3 === 0;
-        return { method: 'GET', path: `/recipes?title_kw=${KEYWORDS[ctx.n % KEYWORDS.length]}&pg=${1 + (ctx.n % 3)}&rpp=10&api_key=${KEY}`, headers: ctx.xml ? {} : { accept: 'application/json' } } as Built;
+        const headers: Record<string, string> = ctx.xml ? {} : { accept: 'application/json' };
+        return { method: 'GET', path: `/recipes?title_kw=${KEYWORDS[ctx.n % KEYWORDS.length]}&pg=${1 + (ctx.n % 3)}&rpp=10&api_key=${KEY}`, headers };
       },
     },
     { op: 'reviews.create', build: (ctx) => as(ctx, 'POST', '/reviews', { rid: ctx.rid, rating: 1 + (ctx.n % 5), makeagain: 'yes', message: `soak ${ctx.n}` }), learn: (a, ctx) => void (ctx.reviewId = a['ReviewID'] as number) },
@@ -96,7 +97,13 @@ function steps(recipeIds: readonly number[], loops: { next: number }): Step[] {
   // step of its own: repeated, it must create what it changes).
   const named = new Set(scripted.map((step) => step.op));
   const examples = OPERATIONS.filter((op) => op.safe && !named.has(op.id)).map(
-    (op): Step => ({ op: op.id, build: (ctx) => (op.auth === 'key' ? { ...as(ctx, op.sandbox.example.method, op.sandbox.example.target), headers: { accept: 'application/json' } } : as(ctx, op.sandbox.example.method, op.sandbox.example.target)) }),
+    (op): Step => ({
+      op: op.id,
+      build: (ctx) => {
+        const built = as(ctx, op.sandbox.example.method, op.sandbox.example.target);
+        return op.auth === 'key' ? { ...built, headers: { accept: 'application/json' } } : built;
+      },
+    }),
   );
   return [...scripted, ...examples];
 }
@@ -115,7 +122,7 @@ function workload(mode: Mode, all: readonly Step[], answers: Answers): autocanno
       try {
         step.learn(JSON.parse(text) as Record<string, unknown>, context as Context);
       } catch {
-        // Not JSON: the next steps of this loop answer 4xx and are counted as errors.
+        // Not JSON: the steps that need what it would have said fail, and are counted.
       }
     },
   }));
