@@ -24,11 +24,10 @@ import { ingest } from '../src/report/sources/clickhouse-ingest.js';
 import { clickHouseTarget, execute, select } from '../src/report/sources/clickhouse-http.js';
 import type { Report } from '../src/report/types.js';
 import { clickHouseForThisFile, comparable } from './support/clickhouse-for-this-file.js';
-import { freePort } from './support/clickhouse-server.js';
+import { freePort } from './support/started-process.js';
 import { generatedLines, logLine as fixtureLine, scenarioLines, shadowScenarioLines, T0, tempDir, writeLog } from './support/log-fixtures.js';
 import { send } from './support/http.js';
-import { parseConfig } from '../src/config/schema.js';
-import { startGateway } from '../src/node/server.js';
+import { startTestGateway } from './support/gateway.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 
 const run = promisify(execFile);
@@ -130,17 +129,10 @@ describe('requests whose clients reuse one X-Request-Id', () => {
   it('are as many rows in ClickHouse as lines in the file report: 40 concurrent searches, 40 rows', async () => {
     const sandbox = await startLegacySandbox();
     const log = join(await tempDir(), 'usage.log');
-    const parsed = parseConfig({
-      listen: { host: '127.0.0.1', port: 0 },
-      upstreams: { legacy: { baseUrl: sandbox.origin } },
-      legacyHosts: ['api.bigoven.com'],
-      observability: { instance: 'gateway-1', log: { destination: log } },
-    });
-    if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
-    const gateway = await startGateway(parsed.config);
+    const gateway = await startTestGateway(sandbox.origin, { observability: { instance: 'gateway-1', log: { destination: log } } });
     try {
       const answers = await Promise.all(
-        Array.from({ length: 40 }, () => send(gateway.httpOrigin, { target: '/recipes?any_kw=soup&api_key=sandbox-free-key', headers: { host: 'api.bigoven.com', 'x-request-id': 'one-id' } })),
+        Array.from({ length: 40 }, () => send(gateway.origin, { target: '/recipes?any_kw=soup&api_key=sandbox-free-key', headers: { host: 'api.bigoven.com', 'x-request-id': 'one-id' } })),
       );
       expect(answers.map((answer) => answer.status)).toEqual(Array(40).fill(200));
     } finally {

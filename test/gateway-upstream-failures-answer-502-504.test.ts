@@ -2,8 +2,6 @@
  * Upstream failures answer 502/504 with a legacy error naming the reason; writes are sent once
  * and never retried; a client that goes away cancels the upstream request.
  */
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { basic, send } from './support/http.js';
@@ -11,6 +9,7 @@ import { startRecordingUpstream } from './support/recording-upstream.js';
 import type { RecordingUpstream } from './support/recording-upstream.js';
 import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
+import { freePort } from './support/started-process.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -29,20 +28,11 @@ async function recording(handler: Parameters<typeof startRecordingUpstream>[0]):
   return upstream;
 }
 
-/** A port on 127.0.0.1 where nothing listens. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 const json = { accept: 'application/json' };
 
 describe('upstream failures', () => {
   it('answers 502 when the upstream refuses connections', async () => {
-    const gateway = await gatewayFor(`http://127.0.0.1:${await closedPort()}`);
+    const gateway = await gatewayFor(`http://127.0.0.1:${await freePort()}`);
     const res = await send(gateway.origin, { target: '/recipes?api_key=k', headers: json });
     expect(res.status).toBe(502);
     expect(res.headers['x-gateway-error']).toBe('upstream-unreachable');

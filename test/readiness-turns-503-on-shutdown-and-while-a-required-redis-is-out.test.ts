@@ -3,14 +3,13 @@
  * while the listener keeps serving for limits.readyDelayMs (so they notice), then the drain; 503
  * while a Redis marked required is out, requests still answered (L1 only). /healthz stays liveness.
  */
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import type { GatewayConfigInput } from '../src/config/schema.js';
 import { startGateway } from '../src/node/server.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import { send } from './support/http.js';
+import { freePort } from './support/started-process.js';
 
 const J = { accept: 'application/json' };
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -26,15 +25,6 @@ async function gatewayWith(overrides: Partial<GatewayConfigInput>) {
   const gateway = await startGateway(parsed.config);
   cleanup.push(() => gateway.close());
   return gateway;
-}
-
-/** A loopback port nothing listens on. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('readiness', () => {
@@ -58,7 +48,7 @@ describe('readiness', () => {
   });
 
   it('answers 503 while a required redis is out, and every request still gets its answer', async () => {
-    const port = await deadPort();
+    const port = await freePort();
     const gateway = await gatewayWith({ cache: { redis: { url: `redis://127.0.0.1:${port}`, required: true, hashKey: 'readiness-test-hash-key' } } });
     const notReady = await send(gateway.httpOrigin, { target: '/readyz' });
     expect(notReady.status).toBe(503);
@@ -71,7 +61,7 @@ describe('readiness', () => {
   });
 
   it('stays ready with an optional redis out', async () => {
-    const port = await deadPort();
+    const port = await freePort();
     const gateway = await gatewayWith({ cache: { redis: { url: `redis://127.0.0.1:${port}`, hashKey: 'readiness-test-hash-key' } } });
     expect((await send(gateway.httpOrigin, { target: '/readyz' })).status).toBe(200);
   });

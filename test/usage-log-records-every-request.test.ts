@@ -7,8 +7,6 @@
  */
 import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLegacySandbox } from '../src/sandbox/start.js';
@@ -18,6 +16,7 @@ import type { RawResponse } from './support/http.js';
 import { startTestGateway } from './support/gateway.js';
 import type { GatewayConfigInput } from '../src/config/schema.js';
 import { tempDir } from './support/log-fixtures.js';
+import { freePort } from './support/started-process.js';
 
 const FREE = 'sandbox-free-key';
 const HASH_KEY = 'records-test-hash-key-1234';
@@ -175,10 +174,7 @@ describe('usage log records', () => {
   });
 
   it('logs upstream failures at warn level with the reason', async () => {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const port = await freePort();
     const { answers, lines } = await logged([{ target: `/recipes?api_key=${FREE}` }], {}, `http://127.0.0.1:${port}`);
     expect(answers[0]?.status).toBe(502);
     expect(lineFor(lines, answers[0]!)).toMatchObject({ level: 40, operation: 'recipes.search', mode: 'legacy', status: 502, error: 'upstream-unreachable' });

@@ -81,7 +81,7 @@ export function printedPort(stderr: string, what: 'listening on' | 'metrics:'): 
   return Number(port);
 }
 
-/** A loopback port free at the time of asking. */
+/** A loopback port free at the time of asking: one to listen on, or one nothing listens on (a refused connection). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
