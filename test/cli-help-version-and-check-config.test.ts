@@ -12,7 +12,8 @@ import { generate } from 'selfsigned';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_VERSION } from '../src/gateway/product.js';
-import { REPO_ROOT, runGateway } from './support/started-process.js';
+import { REPO_ROOT } from './support/started-process.js';
+import { runGateway } from './support/run-script.js';
 
 let dir: string;
 let cert: string;

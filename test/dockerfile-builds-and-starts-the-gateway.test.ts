@@ -19,6 +19,7 @@
  * user's permissions, the HEALTHCHECK timing.
  */
 import { freePort } from './support/started-process.js';
+import { runBounded } from './support/run-script.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -110,20 +111,7 @@ function workdirOf(stage: Stage): string {
   return stage.instructions.filter((i) => i.keyword === 'WORKDIR').at(-1)?.args ?? '/';
 }
 
-function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
-}
+const run = (command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }) => runBounded(command, args, { ...options, until: 'close' });
 
 
 async function waitForHealth(origin: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -253,7 +241,7 @@ describe('Dockerfile replayed without an engine', () => {
           }
           if (/^npm cache clean\b/.test(step)) continue;
           const result = await run('sh', ['-c', step], { cwd: dir, timeoutMs: 90_000 });
-          expect(result.code, `RUN ${step}\n${result.out}`).toBe(0);
+          expect(result.code, `RUN ${step}\n${result.output}`).toBe(0);
         }
       }
     }
@@ -330,7 +318,7 @@ describe('Dockerfile replayed without an engine', () => {
     const health = production.instructions.find((i) => i.keyword === 'HEALTHCHECK')?.args ?? '';
     const check = health.slice(health.indexOf('CMD ') + 4);
     const probe = await run('sh', ['-c', check.replace(/^node /, `"${process.execPath}" `)], { cwd: appDir, env: { PATH: process.env['PATH'], ...envOf(production), PORT: String(port) }, timeoutMs: 10_000 });
-    expect(probe.code, `HEALTHCHECK ${check}\n${probe.out}`).toBe(0);
+    expect(probe.code, `HEALTHCHECK ${check}\n${probe.output}`).toBe(0);
 
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

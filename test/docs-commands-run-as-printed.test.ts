@@ -8,7 +8,6 @@
  * gateways' stdout (as `npm start > usage.log` does). Blocks that read `usage.log` run last, after
  * the gateways have stopped and flushed their log, as the docs tell the reader to.
  */
-import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,6 +17,8 @@ import { shellBlocks } from './support/doc-blocks.js';
 import type { DocBlock } from './support/doc-blocks.js';
 import { REPO_ROOT, printedPort, startProcess } from './support/started-process.js';
 import type { StartedProcess } from './support/started-process.js';
+import { runBounded } from './support/run-script.js';
+import type { ScriptRun } from './support/run-script.js';
 
 const blocks = await shellBlocks();
 const runnable = blocks.filter((b) => /^runnable\b/.test(b.info));
@@ -64,22 +65,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function run(block: DocBlock, sandbox: Sandbox): Promise<{ code: number | null; output: string }> {
+function run(block: DocBlock, sandbox: Sandbox): Promise<ScriptRun> {
   const script = block.code
     .replaceAll('127.0.0.1:8080', `127.0.0.1:${sandbox.port}`)
     .replaceAll('127.0.0.1:9090', `127.0.0.1:${sandbox.adminPort}`)
     .replace(/(?<![\w/.-])usage\.log/g, usageLog);
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+  return runBounded('bash', ['-e', '-o', 'pipefail', '-c', script], { timeoutMs: 90_000, until: 'close' });
 }
 
 const readsLog = (b: DocBlock): boolean => /(?<![\w/.-])usage\.log/.test(b.code);

@@ -11,7 +11,8 @@ import type { Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import type { StartedLegacySandbox } from '../src/sandbox/start.js';
-import { freePort, printedPort, runGateway, startProcess } from './support/started-process.js';
+import { freePort, printedPort, startProcess } from './support/started-process.js';
+import { runGateway } from './support/run-script.js';
 
 let dir: string;
 let legacy: StartedLegacySandbox;

@@ -1,39 +1,76 @@
 /**
- * Runs one of the project's TypeScript entry points (`bench/run.ts`, `bench/soak.ts`, …) as a child
- * Node process with tsx, from the repository root, and collects its exit code and output. Bounded:
- * the child is killed after `timeoutMs` (its own children exit with it: their IPC channel closes).
+ * Runs a command to its end as a child process and collects its exit code and output: the
+ * project's TypeScript entry points (`bench/run.ts`, `scripts/docs.ts`, the gateway's
+ * `src/node/main.ts` …) with node and tsx, from the repository root, or any command. Bounded: the
+ * child is killed (SIGKILL) after `timeoutMs`; a node child's own children exit with it (their IPC
+ * channel closes).
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from './started-process.js';
 
 export interface ScriptRun {
   readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
+  /** stdout and stderr together, in the order they arrived. */
+  readonly output: string;
 }
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-export function runTsxScript(script: string, args: readonly string[], timeoutMs: number): Promise<ScriptRun> {
-  return runNode(['--import', 'tsx', script, ...args], { cwd: root, timeoutMs });
+export interface RunOptions {
+  /** Default: the repository root. */
+  readonly cwd?: string;
+  /** The child's whole environment (default: this process's). */
+  readonly env?: NodeJS.ProcessEnv;
+  readonly timeoutMs: number;
+  /**
+   * `exit` (default): done when the child exits. `close`: done once every process holding its
+   * output has closed it too (a shell's background children included).
+   */
+  readonly until?: 'exit' | 'close';
 }
 
-/** Runs `node ARGS` in `cwd`, bounded the same way. */
-export function runNode(args: readonly string[], options: { readonly cwd: string; readonly timeoutMs: number }): Promise<ScriptRun> {
+/** Runs `command ARGS`; rejects only when it cannot be started. */
+export function runBounded(command: string, args: readonly string[], options: RunOptions): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      output += chunk.toString();
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
     child.once('error', (error) => {
       clearTimeout(timer);
       reject(error);
     });
-    child.once('exit', (code) => {
+    child.once(options.until ?? 'exit', (code: number | null) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, stdout, stderr, output });
     });
   });
+}
+
+/** Runs `node ARGS`. */
+export function runNode(args: readonly string[], options: RunOptions): Promise<ScriptRun> {
+  return runBounded(process.execPath, args, options);
+}
+
+/** Runs a TypeScript entry point of the repository with tsx. */
+export function runTsxScript(script: string, args: readonly string[], timeoutMs: number): Promise<ScriptRun> {
+  return runNode(['--import', 'tsx', script, ...args], { timeoutMs });
+}
+
+/**
+ * `node --import tsx src/node/main.ts …`: the process `npm start` runs, without npm around it;
+ * `env` added to this process's. Its code, stdout and stderr only (tests compare them whole).
+ */
+export async function runGateway(args: readonly string[], env: Record<string, string> = {}): Promise<Omit<ScriptRun, 'output'>> {
+  const { code, stdout, stderr } = await runNode(['--import', 'tsx', 'src/node/main.ts', ...args], { env: { ...process.env, ...env }, timeoutMs: 60_000 });
+  return { code, stdout, stderr };
 }
