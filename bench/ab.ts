@@ -20,7 +20,7 @@ import { measureTarget } from './load.js';
 import type { Measurement } from './load.js';
 import type { Options, Outcome } from './options.js';
 import { SEARCH_TARGET } from './pages.js';
-import { closeProbes, probe } from './probe.js';
+import { probe } from './probe.js';
 import { median } from './report.js';
 import { GATEWAY_TARGETS, gatewayConfig } from './scenarios.js';
 import type { GatewayTarget } from './scenarios.js';
@@ -51,56 +51,48 @@ export async function ab(options: Options): Promise<Outcome> {
   const base = buildCommit(options.base);
   const other = options.thisRef ? buildCommit(options.thisRef) : undefined;
   const sides = ['base', 'this'] as const;
-  const children: Child[] = [];
-  try {
-    const { child: upstreams, info } = await forkUpstreams();
-    children.push(upstreams);
-    const gateways = new Map<string, Child>();
-    for (const target of targets) {
-      for (const side of sides) {
-        const entry = side === 'base' ? base.entry : (other?.entry ?? './gateway-child.ts');
-        const child = await forkChild(`${side} ${target}`, entry, { config: gatewayConfig(target, info) }, { gcTrace: true, execArgv: side === 'this' ? options.thisFlags : [] });
-        children.push(child);
-        gateways.set(child.name, child);
-      }
+  const { info } = await forkUpstreams();
+  const gateways = new Map<string, Child>();
+  for (const target of targets) {
+    for (const side of sides) {
+      const entry = side === 'base' ? base.entry : (other?.entry ?? './gateway-child.ts');
+      const child = await forkChild(`${side} ${target}`, entry, { config: gatewayConfig(target, info) }, { gcTrace: true, execArgv: side === 'this' ? options.thisFlags : [] });
+      gateways.set(child.name, child);
     }
-    const results = new Map<string, Measurement[]>([...gateways.keys()].map((key) => [key, []]));
-    const measure = async (key: string, seconds: number): Promise<Measurement> => {
-      const url = `${gateways.get(key)!.info['origin']}${SEARCH_TARGET}`;
-      if (key.includes('gw-cache')) for (let i = 0; i < 3; i++) await probe(url);
-      return measureTarget(gateways.get(key)!, url, options.connections, seconds);
-    };
-    for (const key of gateways.keys()) await measure(key, 1);
-    for (let round = 0; round < options.rounds; round++) {
-      for (const target of targets) {
-        for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
-          const key = `${side} ${target}`;
-          const m = await measure(key, options.durationS);
-          results.get(key)!.push(m);
-          process.stderr.write(`round ${round + 1}/${options.rounds} ${key.padEnd(16)} CPU ${m.cpuUsPerRequest!.toFixed(0).padStart(4)} µs/req  ${m.reqPerSec.toFixed(0).padStart(6)} req/s  promoted ${m.promotedBytesPerRequest!.toFixed(0)} B/req\n`);
-        }
-      }
-    }
-    const rows = targets.map((target) => {
-      const of = (side: string) => {
-        const runs = results.get(`${side} ${target}`)!;
-        const cpu = runs.map((r) => r.cpuUsPerRequest!);
-        return { cpuUs: median(cpu), cpuMin: Math.min(...cpu), cpuMax: Math.max(...cpu), reqPerSec: median(runs.map((r) => r.reqPerSec)), promotedBytes: median(runs.map((r) => r.promotedBytesPerRequest!)) };
-      };
-      const [b, t] = [of('base'), of('this')];
-      return { target, base: b, this: t, ratio: t.cpuUs / b.cpuUs };
-    });
-    const lines = [
-      `\nbase ${base.commit.slice(0, 12)} (${options.base}) vs ${other ? `${other.commit.slice(0, 12)} (${options.thisRef})` : 'this checkout'}${options.thisFlags.length ? ` with ${options.thisFlags.join(' ')}` : ''}; ${options.rounds} rounds of ${options.durationS} s, ${options.connections} connections, alternating`,
-      '| target | base CPU µs/req (min-max) | this CPU µs/req (min-max) | this/base | req/s base / this | promoted B/req base / this |',
-      '|---|---|---|---|---|---|',
-    ];
-    const cell = (s: (typeof rows)[number]['base']) => `${s.cpuUs.toFixed(0)} (${s.cpuMin.toFixed(0)}-${s.cpuMax.toFixed(0)})`;
-    for (const r of rows) lines.push(`| ${r.target} | ${cell(r.base)} | ${cell(r.this)} | ${r.ratio.toFixed(2)}x | ${r.base.reqPerSec.toFixed(0)} / ${r.this.reqPerSec.toFixed(0)} | ${r.base.promotedBytes.toFixed(0)} / ${r.this.promotedBytes.toFixed(0)} |`);
-    process.stdout.write(`${lines.join('\n')}\n`);
-    return { json: { base: base.commit, ref: options.base, rounds: options.rounds, durationS: options.durationS, connections: options.connections, rows } };
-  } finally {
-    await closeProbes();
-    await Promise.all(children.map((child) => child.kill()));
   }
+  const results = new Map<string, Measurement[]>([...gateways.keys()].map((key) => [key, []]));
+  const measure = async (key: string, seconds: number): Promise<Measurement> => {
+    const url = `${gateways.get(key)!.info['origin']}${SEARCH_TARGET}`;
+    if (key.includes('gw-cache')) for (let i = 0; i < 3; i++) await probe(url);
+    return measureTarget(gateways.get(key)!, url, options.connections, seconds);
+  };
+  for (const key of gateways.keys()) await measure(key, 1);
+  for (let round = 0; round < options.rounds; round++) {
+    for (const target of targets) {
+      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+        const key = `${side} ${target}`;
+        const m = await measure(key, options.durationS);
+        results.get(key)!.push(m);
+        process.stderr.write(`round ${round + 1}/${options.rounds} ${key.padEnd(16)} CPU ${m.cpuUsPerRequest!.toFixed(0).padStart(4)} µs/req  ${m.reqPerSec.toFixed(0).padStart(6)} req/s  promoted ${m.promotedBytesPerRequest!.toFixed(0)} B/req\n`);
+      }
+    }
+  }
+  const rows = targets.map((target) => {
+    const of = (side: string) => {
+      const runs = results.get(`${side} ${target}`)!;
+      const cpu = runs.map((r) => r.cpuUsPerRequest!);
+      return { cpuUs: median(cpu), cpuMin: Math.min(...cpu), cpuMax: Math.max(...cpu), reqPerSec: median(runs.map((r) => r.reqPerSec)), promotedBytes: median(runs.map((r) => r.promotedBytesPerRequest!)) };
+    };
+    const [b, t] = [of('base'), of('this')];
+    return { target, base: b, this: t, ratio: t.cpuUs / b.cpuUs };
+  });
+  const lines = [
+    `\nbase ${base.commit.slice(0, 12)} (${options.base}) vs ${other ? `${other.commit.slice(0, 12)} (${options.thisRef})` : 'this checkout'}${options.thisFlags.length ? ` with ${options.thisFlags.join(' ')}` : ''}; ${options.rounds} rounds of ${options.durationS} s, ${options.connections} connections, alternating`,
+    '| target | base CPU µs/req (min-max) | this CPU µs/req (min-max) | this/base | req/s base / this | promoted B/req base / this |',
+    '|---|---|---|---|---|---|',
+  ];
+  const cell = (s: (typeof rows)[number]['base']) => `${s.cpuUs.toFixed(0)} (${s.cpuMin.toFixed(0)}-${s.cpuMax.toFixed(0)})`;
+  for (const r of rows) lines.push(`| ${r.target} | ${cell(r.base)} | ${cell(r.this)} | ${r.ratio.toFixed(2)}x | ${r.base.reqPerSec.toFixed(0)} / ${r.this.reqPerSec.toFixed(0)} | ${r.base.promotedBytes.toFixed(0)} / ${r.this.promotedBytes.toFixed(0)} |`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return { json: { base: base.commit, ref: options.base, rounds: options.rounds, durationS: options.durationS, connections: options.connections, rows } };
 }

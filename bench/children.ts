@@ -40,6 +40,23 @@ const COMPILED = import.meta.url.endsWith('.js');
 /** Production's Node flags, for every child (bench/node-flags.ts). */
 const SERVED_FLAGS = servedNodeFlags();
 
+/** The kill of every child started and not stopped yet: bench/run.ts stops them after every mode, the runner after every run. */
+const running = new Set<() => Promise<void>>();
+
+/** `kill`, registered until it is called, so that `stopAll` ends the child if nothing else has. */
+export function tracked(kill: () => Promise<void>): () => Promise<void> {
+  const once = () => {
+    running.delete(once);
+    return kill();
+  };
+  running.add(once);
+  return once;
+}
+
+export async function stopAll(): Promise<void> {
+  await Promise.allSettled([...running].map((kill) => kill()));
+}
+
 /** Forks `bench/<entry>` (or `entry` itself when absolute: another commit's build, `ab`) with `spec`; resolves once ready. */
 export async function forkChild(name: string, entry: string, spec: unknown, options: ForkOptions = {}): Promise<Child> {
   const file = isAbsolute(entry) ? entry : fileURLToPath(new URL(COMPILED ? entry.replace(/\.ts$/, '.js') : entry, import.meta.url));
@@ -59,7 +76,7 @@ export async function forkChild(name: string, entry: string, spec: unknown, opti
       child.send({ type: 'ask', id, question } satisfies ParentMessage);
       return reply<T>(child, 60_000, `${name}: no answer to ${question.type}`, (message) => (message.type === 'reply' && message.id === id ? (message.value as T) : undefined));
     };
-    return { name, pid: child.pid ?? -1, info, ask, ...(gc ? { gc } : {}), kill: () => killChild(child) };
+    return { name, pid: child.pid ?? -1, info, ask, ...(gc ? { gc } : {}), kill: tracked(() => killChild(child)) };
   } catch (error) {
     await killChild(child);
     throw error;

@@ -47,25 +47,21 @@ async function run(options: Options, upstreams: UpstreamInfo, label: string, exe
 export async function gc(options: Options): Promise<Outcome> {
   const sides = [options.flags, ...(options.compare ? [options.compare] : [])];
   const named = (flags: readonly string[]) => flags.join(' ') || 'production flags';
-  const { child: upstreams, info } = await forkUpstreams();
-  try {
-    const results = sides.map(() => [] as Array<Awaited<ReturnType<typeof run>>>);
-    for (let pair = 1; pair <= options.runs; pair++) {
-      for (const side of pair % 2 === 1 ? [0, 1] : [1, 0]) {
-        if (side >= sides.length) continue;
-        results[side]!.push(await run(options, info, `${options.target}${sides.length > 1 ? ` [${named(sides[side]!)}]` : ''} run ${pair}`, sides[side]!));
-      }
+  const { info } = await forkUpstreams();
+  const results = sides.map(() => [] as Array<Awaited<ReturnType<typeof run>>>);
+  for (let pair = 1; pair <= options.runs; pair++) {
+    for (const side of pair % 2 === 1 ? [0, 1] : [1, 0]) {
+      if (side >= sides.length) continue;
+      results[side]!.push(await run(options, info, `${options.target}${sides.length > 1 ? ` [${named(sides[side]!)}]` : ''} run ${pair}`, sides[side]!));
     }
-    if (sides.length > 1) {
-      for (const [side, runs] of results.entries()) {
-        const stat = (pick: (r: (typeof runs)[number]) => number, digits: number) => `median ${median(runs.map(pick)).toFixed(digits)} max ${Math.max(...runs.map(pick)).toFixed(digits)}`;
-        process.stdout.write(
-          `${named(sides[side]!).padEnd(40)} CPU ${stat((r) => r.cpuUs, 1)} µs/request, promoted ${stat((r) => r.promotedBytes, 0)} B/request, RSS median ${mib(median(runs.map((r) => r.rssBytes)))} (${runs.length} runs)\n`,
-        );
-      }
-    }
-    return { json: { target: options.target, sides, results } };
-  } finally {
-    await upstreams.kill();
   }
+  if (sides.length > 1) {
+    for (const [side, runs] of results.entries()) {
+      const stat = (pick: (r: (typeof runs)[number]) => number, digits: number) => `median ${median(runs.map(pick)).toFixed(digits)} max ${Math.max(...runs.map(pick)).toFixed(digits)}`;
+      process.stdout.write(
+        `${named(sides[side]!).padEnd(40)} CPU ${stat((r) => r.cpuUs, 1)} µs/request, promoted ${stat((r) => r.promotedBytes, 0)} B/request, RSS median ${mib(median(runs.map((r) => r.rssBytes)))} (${runs.length} runs)\n`,
+      );
+    }
+  }
+  return { json: { target: options.target, sides, results } };
 }

@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tracked } from './children.js';
 import type { Child } from './children.js';
 
 /** The nginx binary on PATH, or undefined. */
@@ -88,5 +89,5 @@ export async function startNginx(binary: string, upstreamOrigin: string): Promis
     await kill();
     throw error;
   }
-  return { name: 'nginx', pid: child.pid ?? -1, info: { origin: `http://127.0.0.1:${port}` }, kill };
+  return { name: 'nginx', pid: child.pid ?? -1, info: { origin: `http://127.0.0.1:${port}` }, kill: tracked(kill) };
 }

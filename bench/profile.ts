@@ -9,7 +9,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { forkUpstreams } from './children.js';
-import type { Child } from './children.js';
 import { measureTarget } from './load.js';
 import type { Options, Outcome } from './options.js';
 import { SEARCH_TARGET } from './pages.js';
@@ -79,33 +78,28 @@ function* heapSamples(node: HeapNode): Generator<[CallFrame, number]> {
 export async function profile(options: Options): Promise<Outcome> {
   const dir = resolve(options.out);
   await mkdir(dir, { recursive: true });
-  const children: Child[] = [];
-  try {
-    const { child: upstreams, info } = await forkUpstreams();
-    children.push(upstreams);
-    const child = await startTarget(options.target, info);
-    children.push(child);
-    if (!child.ask) throw new Error(`--target ${options.target}: not a Node process`);
-    const url = `${String(child.info['origin'])}${SEARCH_TARGET}`;
-    process.stderr.write(`${options.target}: warm-up 3 s, then ${options.durationS} s profiled…\n`);
-    await measureTarget(child, url, 50, 3);
-    await child.ask({ type: 'profile-start' });
-    const measured = await measureTarget(child, url, 50, options.durationS);
-    const files = await child.ask<string[]>({ type: 'profile-stop', dir, name: `${options.target}-${Date.now()}` });
-    const [cpu, heap] = (await Promise.all(files.map((file) => readFile(file, 'utf8').then((text) => JSON.parse(text) as unknown)))) as [CpuProfile, { head: HeapNode }];
-    const time = tally(cpuSamples(cpu), measured.requests, 'µs', 40, 30);
-    const allocated = tally(heapSamples(heap.head), measured.requests, 'B ', 25, 25);
-    process.stdout.write(
-      [
-        `${options.target}: CPU ${(measured.cpuUsPerRequest ?? Number.NaN).toFixed(1)} µs/request (process, all threads); main thread busy ${time.total.toFixed(1)} µs/request`,
-        'main-thread self time per request', ...time.lines,
-        `allocated ${allocated.total.toFixed(0)} B/request (sampled every 4 KiB)`, ...allocated.lines,
-        `(${measured.requests} requests, ${measured.reqPerSec.toFixed(0)} req/s, promoted ${(measured.promotedBytesPerRequest ?? Number.NaN).toFixed(0)} B/request)`,
-        `profiles: ${files.join(', ')}`,
-      ].join('\n') + '\n',
-    );
-    return { json: { target: options.target, measured, files } };
-  } finally {
-    await Promise.allSettled(children.map((c) => c.kill()));
-  }
+  const { info } = await forkUpstreams();
+  const child = await startTarget(options.target, info);
+  if (!child.ask) throw new Error(`--target ${options.target}: not a Node process`);
+  const url = `${String(child.info['origin'])}${SEARCH_TARGET}`;
+  process.stderr.write(`${options.target}: warm-up 3 s, then ${options.durationS} s profiled…\n`);
+  await measureTarget(child, url, 50, 3);
+  await child.ask({ type: 'profile-start' });
+  const measured = await measureTarget(child, url, 50, options.durationS);
+  const files = await child.ask<string[]>({ type: 'profile-stop', dir, name: `${options.target}-${Date.now()}` });
+  const [cpu, heap] = (await Promise.all(files.map((file) => readFile(file, 'utf8').then((text) => JSON.parse(text) as unknown)))) as [CpuProfile, { head: HeapNode }];
+  const time = tally(cpuSamples(cpu), measured.requests, 'µs', 40, 30);
+  const allocated = tally(heapSamples(heap.head), measured.requests, 'B ', 25, 25);
+  process.stdout.write(
+    [
+      `${options.target}: CPU ${(measured.cpuUsPerRequest ?? Number.NaN).toFixed(1)} µs/request (process, all threads); main thread busy ${time.total.toFixed(1)} µs/request`,
+      'main-thread self time per request',
+      ...time.lines,
+      `allocated ${allocated.total.toFixed(0)} B/request (sampled every 4 KiB)`,
+      ...allocated.lines,
+      `(${measured.requests} requests, ${measured.reqPerSec.toFixed(0)} req/s, promoted ${(measured.promotedBytesPerRequest ?? Number.NaN).toFixed(0)} B/request)`,
+      `profiles: ${files.join(', ')}`,
+    ].join('\n') + '\n',
+  );
+  return { json: { target: options.target, measured, files } };
 }

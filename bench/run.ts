@@ -15,9 +15,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ab } from './ab.js';
+import { stopAll } from './children.js';
 import { gc } from './gc.js';
 import { parseOptions } from './options.js';
 import type { Mode, Options, Outcome } from './options.js';
+import { closeProbes } from './probe.js';
 import { profile } from './profile.js';
 import { renderRunsSummary, renderText } from './report-text.js';
 import { runBench } from './runner.js';
@@ -46,7 +48,13 @@ async function main(): Promise<number> {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
-  const outcome = await MODES[options.mode](options);
+  let outcome: Outcome;
+  try {
+    outcome = await MODES[options.mode](options);
+  } finally {
+    await stopAll();
+    await closeProbes();
+  }
   if (options.json) {
     const file = resolve(options.json);
     await mkdir(dirname(file), { recursive: true });

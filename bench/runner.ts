@@ -5,7 +5,7 @@
  * cache gateway's cache and reads every RSS, then stops every child, also on error.
  */
 import { parseConfig } from '../src/config/schema.js';
-import { forkChild, forkUpstreams } from './children.js';
+import { forkChild, forkUpstreams, stopAll } from './children.js';
 import type { Child } from './children.js';
 import type { Measurement } from './load.js';
 import { measureTarget } from './load.js';
@@ -32,20 +32,16 @@ export type BenchReport = Awaited<ReturnType<typeof runBench>>;
 export async function runBench(options: Options) {
   const started = Date.now();
   const host = machine();
-  const children: Child[] = [];
   try {
     log('starting canned upstreams, gateways and anchors…');
     const { child: upstreams, info: upstreamInfo } = await forkUpstreams();
-    children.push(upstreams);
     const processes = new Map<string, Child>([['upstream', upstreams]]);
     const names = targetNames();
     const notes = names.includes('nginx') ? [] : ['nginx is not on PATH: the nginx proxy_pass anchor is skipped'];
     for (const note of notes) log(`note: ${note}`);
     const outcomes = await Promise.allSettled(
       names.map(async (target) => {
-        const child = await startTarget(target, upstreamInfo);
-        children.push(child);
-        processes.set(target, child);
+        processes.set(target, await startTarget(target, upstreamInfo));
       }),
     );
     const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
@@ -119,7 +115,7 @@ export async function runBench(options: Options) {
     const { maxBytes, maxEntries } = defaults.config.cache;
     log(`filling the cache gateway's cache (${maxBytes} B bound)…`);
     const cacheFill = await fillCache(String(cacheGateway.info['origin']), { pageBytes: pages.legacyBytes, maxBytes, maxEntries }, options.fillBudgetMs);
-    const rss = [cacheGateway, ...children.filter((child) => child !== cacheGateway)].map((child) => ({ target: child.name, bytes: treeRssBytes(child.pid) }));
+    const rss = [cacheGateway, ...[...processes.values()].filter((child) => child !== cacheGateway)].map((child) => ({ target: child.name, bytes: treeRssBytes(child.pid) }));
 
     log('cache memory: 100,000 distinct pages into a 10 MB cache…');
     const cacheMemoryChild = await forkChild('cache-memory', './cache-memory-child.ts', {}, { execArgv: ['--expose-gc'] });
@@ -146,7 +142,7 @@ export async function runBench(options: Options) {
       seconds: (Date.now() - started) / 1000,
     };
   } finally {
-    await Promise.allSettled(children.map((child) => child.kill()));
+    await stopAll();
     await closeProbes();
   }
 }

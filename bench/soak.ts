@@ -143,72 +143,67 @@ export async function runSoak(options: Options) {
   const say = (line: string) => void process.stderr.write(`${line}\n`);
   const recipeIds = buildDataset().recipes.filter((r) => !r.isPrivate && !r.hideFromPublicSearch).map((r) => r.id);
   const all = steps(recipeIds, { next: 0 });
-  const children: Child[] = [];
-  try {
-    say('starting the sandbox backends and two gateways (legacy mode, api2 mode)');
-    const { child: sandboxes, info } = await forkUpstreams('./sandbox-child.ts', { execArgv: ['--expose-gc'] });
-    children.push(sandboxes);
-    const gateways = {} as Record<Mode, Child>;
-    for (const mode of MODES) children.push((gateways[mode] = await forkChild(`gateway ${mode}`, './gateway-child.ts', { config: gatewayConfig(mode, info) }, { execArgv: ['--expose-gc'] })));
-    const split: Record<Mode, number> = { legacy: Math.ceil(options.connections / 2), api2: Math.floor(options.connections / 2) };
-    const live = MODES.filter((mode) => split[mode] > 0);
-    const load = (durationS: number, answers: Answers) =>
-      Promise.all(live.map((mode) => runLoad({ url: String(gateways[mode].info['origin']), connections: split[mode], durationS, requests: workload(mode, all, answers) })));
+  say('starting the sandbox backends and two gateways (legacy mode, api2 mode)');
+  const { child: sandboxes, info } = await forkUpstreams('./sandbox-child.ts', { execArgv: ['--expose-gc'] });
+  const gateways = {} as Record<Mode, Child>;
+  for (const mode of MODES) gateways[mode] = await forkChild(`gateway ${mode}`, './gateway-child.ts', { config: gatewayConfig(mode, info) }, { execArgv: ['--expose-gc'] });
+  const split: Record<Mode, number> = { legacy: Math.ceil(options.connections / 2), api2: Math.floor(options.connections / 2) };
+  const live = MODES.filter((mode) => split[mode] > 0);
+  const load = (durationS: number, answers: Answers) =>
+    Promise.all(live.map((mode) => runLoad({ url: String(gateways[mode].info['origin']), connections: split[mode], durationS, requests: workload(mode, all, answers) })));
 
-    if (options.warmupS > 0) {
-      say(`warm-up: ${options.warmupS} s`);
-      await load(options.warmupS, {});
-    }
-    const measured = [...live.map((mode) => [`gateway ${mode}`, gateways[mode]] as const), ['sandboxes', sandboxes] as const];
-    const rssOf = async (child: Child, gc: boolean) => (await child.ask!<{ rss: number }>({ type: 'usage', gc })).rss / 1024 / 1024;
-    // Per process, in MB: after a full collection at start (after the warm-up) and at end, the highest seen, every 5 s.
-    const rss: Record<string, { start: number; end: number; max: number; growthPct: number; samples: number[] }> = {};
-    for (const [name, child] of measured) {
-      const start = await rssOf(child, true);
-      rss[name] = { start, end: start, max: start, growthPct: 0, samples: [] };
-    }
-    const sampler = setInterval(() => {
-      for (const [name, child] of measured) void rssOf(child, false).then((value) => rss[name]!.samples.push(value), () => undefined);
-    }, 5000);
-    say(`load: ${options.durationS} s at ${options.connections} connections (${split.legacy} legacy mode, ${split.api2} api2 mode)`);
-    const answers: Answers = {};
-    const runs = await load(options.durationS, answers);
-    clearInterval(sampler);
-    const round = (value: number) => Math.round(value * 10) / 10;
-    for (const [name, child] of measured) {
-      const r = rss[name]!;
-      r.end = await rssOf(child, true);
-      r.max = round(Math.max(r.start, r.end, ...r.samples));
-      r.growthPct = round(((r.end - r.start) / r.start) * 100);
-      [r.start, r.end, r.samples] = [round(r.start), round(r.end), r.samples.map(round)];
-    }
-
-    const sum = (pick: (m: (typeof runs)[number]) => number) => runs.reduce((total, m) => total + pick(m), 0);
-    const latencies = Float64Array.from(runs.flatMap((m) => [...m.latencies])).sort();
-    const uncovered = OPERATION_IDS.flatMap((op) => live.filter((mode) => !Object.keys(answers[op]?.[mode] ?? {}).some((status) => status.startsWith('2'))).map((mode) => `${op} (${mode})`));
-    const errors = sum((m) => m.errors);
-    return {
-      durationS: options.durationS,
-      /** Connections per gateway. */
-      connections: split,
-      requests: sum((m) => m.requests),
-      reqPerSec: Math.round(sum((m) => m.requests) / options.durationS),
-      /** Connection errors (timeouts included) + answers not 2xx. */
-      errors,
-      timeouts: sum((m) => m.timeouts),
-      non2xx: sum((m) => m.non2xx),
-      p50Ms: Math.round(percentile(latencies, 50) * 100) / 100,
-      p99Ms: Math.round(percentile(latencies, 99) * 100) / 100,
-      answers,
-      /** Operations never answered 2xx in a mode. */
-      uncovered,
-      rssMb: rss,
-      rssTargetPct: RSS_TARGET_PCT,
-      pass: { errors: errors === 0, coverage: uncovered.length === 0, rss: Object.entries(rss).every(([name, r]) => !name.startsWith('gateway') || r.growthPct < RSS_TARGET_PCT) },
-    };
-  } finally {
-    await Promise.all(children.map((child) => child.kill()));
+  if (options.warmupS > 0) {
+    say(`warm-up: ${options.warmupS} s`);
+    await load(options.warmupS, {});
   }
+  const measured = [...live.map((mode) => [`gateway ${mode}`, gateways[mode]] as const), ['sandboxes', sandboxes] as const];
+  const rssOf = async (child: Child, gc: boolean) => (await child.ask!<{ rss: number }>({ type: 'usage', gc })).rss / 1024 / 1024;
+  // Per process, in MB: after a full collection at start (after the warm-up) and at end, the highest seen, every 5 s.
+  const rss: Record<string, { start: number; end: number; max: number; growthPct: number; samples: number[] }> = {};
+  for (const [name, child] of measured) {
+    const start = await rssOf(child, true);
+    rss[name] = { start, end: start, max: start, growthPct: 0, samples: [] };
+  }
+  const sampler = setInterval(() => {
+    for (const [name, child] of measured) void rssOf(child, false).then((value) => rss[name]!.samples.push(value), () => undefined);
+  }, 5000);
+  sampler.unref();
+  say(`load: ${options.durationS} s at ${options.connections} connections (${split.legacy} legacy mode, ${split.api2} api2 mode)`);
+  const answers: Answers = {};
+  const runs = await load(options.durationS, answers);
+  clearInterval(sampler);
+  const round = (value: number) => Math.round(value * 10) / 10;
+  for (const [name, child] of measured) {
+    const r = rss[name]!;
+    r.end = await rssOf(child, true);
+    r.max = round(Math.max(r.start, r.end, ...r.samples));
+    r.growthPct = round(((r.end - r.start) / r.start) * 100);
+    [r.start, r.end, r.samples] = [round(r.start), round(r.end), r.samples.map(round)];
+  }
+
+  const sum = (pick: (m: (typeof runs)[number]) => number) => runs.reduce((total, m) => total + pick(m), 0);
+  const latencies = Float64Array.from(runs.flatMap((m) => [...m.latencies])).sort();
+  const uncovered = OPERATION_IDS.flatMap((op) => live.filter((mode) => !Object.keys(answers[op]?.[mode] ?? {}).some((status) => status.startsWith('2'))).map((mode) => `${op} (${mode})`));
+  const errors = sum((m) => m.errors);
+  return {
+    durationS: options.durationS,
+    /** Connections per gateway. */
+    connections: split,
+    requests: sum((m) => m.requests),
+    reqPerSec: Math.round(sum((m) => m.requests) / options.durationS),
+    /** Connection errors (timeouts included) + answers not 2xx. */
+    errors,
+    timeouts: sum((m) => m.timeouts),
+    non2xx: sum((m) => m.non2xx),
+    p50Ms: Math.round(percentile(latencies, 50) * 100) / 100,
+    p99Ms: Math.round(percentile(latencies, 99) * 100) / 100,
+    answers,
+    /** Operations never answered 2xx in a mode. */
+    uncovered,
+    rssMb: rss,
+    rssTargetPct: RSS_TARGET_PCT,
+    pass: { errors: errors === 0, coverage: uncovered.length === 0, rss: Object.entries(rss).every(([name, r]) => !name.startsWith('gateway') || r.growthPct < RSS_TARGET_PCT) },
+  };
 }
 
 export function renderSoak(report: SoakReport): string {

@@ -38,29 +38,23 @@ async function count(child: Child, url: string, requests: number): Promise<Map<s
 
 export async function syscalls(options: Options): Promise<Outcome> {
   const { requests, targets } = options;
-  const { child: upstreams, info } = await forkUpstreams();
-  const children: Child[] = [upstreams];
-  try {
-    const rows: Array<[string, Map<string, number>]> = [];
-    for (const target of targets) {
-      const child = await startTarget(target, info, {});
-      children.push(child);
-      const url = `${String(child.info['origin'])}${SEARCH_TARGET}`;
-      await runLoad({ url, headers: REQUEST_HEADERS, connections: 50, durationS: 2 });
-      rows.push([target, await count(child, url, requests)]);
-      process.stderr.write(`${target}: counted\n`);
-    }
-    const names = [...new Set(rows.flatMap(([, calls]) => [...calls.keys()]))]
-      .map((name) => ({ name, most: Math.max(...rows.map(([, calls]) => calls.get(name) ?? 0)) }))
-      .filter(({ most }) => most / requests >= 0.01)
-      .sort((a, b) => b.most - a.most);
-    const cells = (per: (calls: Map<string, number>) => number) => rows.map(([, calls]) => (per(calls) / requests).toFixed(2).padStart(12)).join('');
-    const lines = [`system calls per request over ${requests} requests at 50 connections (strace -f -c)`, `${'syscall'.padEnd(16)}${rows.map(([t]) => t.padStart(12)).join('')}`];
-    for (const { name } of names) lines.push(`${name.padEnd(16)}${cells((calls) => calls.get(name) ?? 0)}`);
-    lines.push(`${'total'.padEnd(16)}${cells((calls) => [...calls.values()].reduce((sum, n) => sum + n, 0))}`);
-    process.stdout.write(`${lines.join('\n')}\n`);
-    return { json: Object.fromEntries(rows.map(([target, calls]) => [target, Object.fromEntries(calls)])) };
-  } finally {
-    await Promise.allSettled(children.map((child) => child.kill()));
+  const { info } = await forkUpstreams();
+  const rows: Array<[string, Map<string, number>]> = [];
+  for (const target of targets) {
+    const child = await startTarget(target, info, {});
+    const url = `${String(child.info['origin'])}${SEARCH_TARGET}`;
+    await runLoad({ url, headers: REQUEST_HEADERS, connections: 50, durationS: 2 });
+    rows.push([target, await count(child, url, requests)]);
+    process.stderr.write(`${target}: counted\n`);
   }
+  const names = [...new Set(rows.flatMap(([, calls]) => [...calls.keys()]))]
+    .map((name) => ({ name, most: Math.max(...rows.map(([, calls]) => calls.get(name) ?? 0)) }))
+    .filter(({ most }) => most / requests >= 0.01)
+    .sort((a, b) => b.most - a.most);
+  const cells = (per: (calls: Map<string, number>) => number) => rows.map(([, calls]) => (per(calls) / requests).toFixed(2).padStart(12)).join('');
+  const lines = [`system calls per request over ${requests} requests at 50 connections (strace -f -c)`, `${'syscall'.padEnd(16)}${rows.map(([t]) => t.padStart(12)).join('')}`];
+  for (const { name } of names) lines.push(`${name.padEnd(16)}${cells((calls) => calls.get(name) ?? 0)}`);
+  lines.push(`${'total'.padEnd(16)}${cells((calls) => [...calls.values()].reduce((sum, n) => sum + n, 0))}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return { json: Object.fromEntries(rows.map(([target, calls]) => [target, Object.fromEntries(calls)])) };
 }
