@@ -9,8 +9,8 @@
  * ~44 KB, not the ~12 KB the benchmark calls for). ResultCount is the number of entries, so the
  * page is consistent with `rpp=50`.
  */
-import { buildDataset, toRecipeInfo } from '../src/sandbox/dataset.js';
-import type { NeutralRecipe, ReviewStats, SandboxUser } from '../src/sandbox/dataset.js';
+import { buildDataset, toRecipeInfo } from '../src/dataset/dataset.js';
+import type { NeutralRecipe, ReviewStats, SandboxUser } from '../src/dataset/dataset.js';
 import { toRecipeInfox } from '../src/sandbox/api2-records.js';
 import type { RecipeInfo } from '../src/legacy/records.js';
 

@@ -17,7 +17,7 @@
 import type autocannon from 'autocannon';
 import { capabilities } from '../src/catalogue/movability.js';
 import { OPERATIONS, OPERATION_IDS } from '../src/catalogue/operations.js';
-import { buildDataset } from '../src/sandbox/dataset.js';
+import { buildDataset } from '../src/dataset/dataset.js';
 import { forkChild, forkUpstreams } from './children.js';
 import type { Child, UpstreamInfo } from './children.js';
 import { percentile, runLoad } from './load.js';

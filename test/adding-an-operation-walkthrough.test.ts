@@ -23,7 +23,7 @@ const NEW_TEST = 'test/recipe-nutrition-passes-through-unchanged.test.ts';
 /** Where each block of the page goes: the file, and the line it is inserted before (the last one, for `] as const;`). */
 const EDITS = {
   entry: { file: 'src/catalogue/entries/recipes.ts', before: '] as const;' },
-  sandbox: { file: 'src/sandbox/legacy-store.ts', before: '  // ------------------------------------------------------------ reviews' },
+  sandbox: { file: 'src/dataset/legacy-store.ts', before: '  // ------------------------------------------------------------ reviews' },
 } as const;
 /** The tests that hold every operation, run in the copy with the new one. */
 const CATALOGUE_TESTS = [

@@ -28,7 +28,7 @@ import { createApi2SandboxApp } from '../src/sandbox/api2-app.js';
 import { Api2Store } from '../src/sandbox/api2-store.js';
 import { startFaultUpstream } from '../src/sandbox/faults.js';
 import { createLegacySandboxApp } from '../src/sandbox/legacy-app.js';
-import { LegacyStore } from '../src/sandbox/legacy-store.js';
+import { LegacyStore } from '../src/dataset/legacy-store.js';
 import { UpstreamError } from '../src/upstream/types.js';
 import type { UpstreamClient } from '../src/upstream/types.js';
 import { basic, send } from './support/http.js';

@@ -24,11 +24,11 @@ import {
   SANDBOX_API_KEYS,
   SANDBOX_LOGINS,
   toRecipeInfo,
-} from '../src/sandbox/dataset.js';
+} from '../src/dataset/dataset.js';
 import type { RecipeSearchResult } from '../src/legacy/records.js';
 import { createLegacySandboxApp } from '../src/sandbox/legacy-app.js';
 import { encodedBody } from './support/catalogue-examples.js';
-import { LegacyStore } from '../src/sandbox/legacy-store.js';
+import { LegacyStore } from '../src/dataset/legacy-store.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import type { StartedLegacySandbox } from '../src/sandbox/start.js';
 

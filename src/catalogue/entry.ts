@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { LegacyCacheControl } from '../legacy/answer-terms.js';
 import type { ParamRule } from '../legacy/param-rules.js';
 import type { OperationMapping } from '../../mappings/types.js';
-import type { SandboxAction } from '../sandbox/action.js';
+import type { SandboxAction } from '../dataset/action.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

@@ -32,11 +32,11 @@ import { readPairs } from '../request/pairs.js';
 import { negotiateEncoding } from '../request/encoding.js';
 import { renderError, renderLegacy, wantsJson } from '../legacy/render.js';
 import type { FieldError } from '../legacy/field-error.js';
-import { Values } from './action.js';
-import type { SandboxUser } from './dataset.js';
-import { RecipeDetailSchema } from './dataset.js';
+import { Values } from '../dataset/action.js';
+import type { SandboxUser } from '../dataset/dataset.js';
+import { RecipeDetailSchema } from '../dataset/dataset.js';
 import { COMMON_MESSAGES } from './messages.js';
-import type { LegacyStore } from './legacy-store.js';
+import type { LegacyStore } from '../dataset/legacy-store.js';
 
 export const SANDBOX_MESSAGES = {
   unknownKey: 'Authentication failed: unknown api_key.',

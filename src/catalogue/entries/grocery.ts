@@ -2,9 +2,9 @@
 import { groceryCreateMapping, groceryDeleteMapping, groceryListMapping, groceryUpdateMapping } from '../../../mappings/grocery.js';
 import * as rules from '../../legacy/param-rules.js';
 import { GroceryItemSchema, GroceryListSchema } from '../../legacy/records.js';
-import { done, requireUser } from '../../sandbox/action.js';
-import type { Values } from '../../sandbox/action.js';
-import type { GroceryInput } from '../../sandbox/legacy-store.js';
+import { done, requireUser } from '../../dataset/action.js';
+import type { Values } from '../../dataset/action.js';
+import type { GroceryInput } from '../../dataset/legacy-store.js';
 import { entry, param } from '../entry.js';
 import type { ParamSpec } from '../entry.js';
 

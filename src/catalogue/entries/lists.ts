@@ -6,7 +6,7 @@
 import { favoritesListMapping, trySoonsListMapping } from '../../../mappings/favorites.js';
 import * as rules from '../../legacy/param-rules.js';
 import { RecipeSearchResultSchema } from '../../legacy/records.js';
-import { done, requireUser } from '../../sandbox/action.js';
+import { done, requireUser } from '../../dataset/action.js';
 import { entry, param } from '../entry.js';
 import type { ParamSpec } from '../entry.js';
 

@@ -3,9 +3,9 @@ import { searchMapping } from '../../../mappings/search.js';
 import type { PrimaryCategoryToken } from '../../legacy/param-rules.js';
 import * as rules from '../../legacy/param-rules.js';
 import { RecipeSearchResultSchema } from '../../legacy/records.js';
-import { done, viewerOf } from '../../sandbox/action.js';
-import type { Values } from '../../sandbox/action.js';
-import type { SearchQuery } from '../../sandbox/legacy-store.js';
+import { done, viewerOf } from '../../dataset/action.js';
+import type { Values } from '../../dataset/action.js';
+import type { SearchQuery } from '../../dataset/legacy-store.js';
 import { entry, param } from '../entry.js';
 
 /** The sandbox's search query from the validated parameters. */

@@ -2,9 +2,9 @@
 import { reviewsCreateMapping, reviewsDeleteMapping, reviewsGetMapping, reviewsListMapping, reviewsUpdateMapping } from '../../../mappings/reviews.js';
 import * as rules from '../../legacy/param-rules.js';
 import { ReviewListSchema, ReviewSchema } from '../../legacy/records.js';
-import { requireUser, viewerOf } from '../../sandbox/action.js';
-import type { Values } from '../../sandbox/action.js';
-import type { ReviewInput } from '../../sandbox/legacy-store.js';
+import { requireUser, viewerOf } from '../../dataset/action.js';
+import type { Values } from '../../dataset/action.js';
+import type { ReviewInput } from '../../dataset/legacy-store.js';
 import { entry, param } from '../entry.js';
 import type { ParamSpec } from '../entry.js';
 
