@@ -83,7 +83,7 @@ export async function runBench(options: Options) {
     }
 
     const rounds = new Map<string, Measurement[]>(measured.map((s) => [s.id, []]));
-    const groups = MEASURING_GROUPS.map((group) => measured.filter((s) => group.includes(s.id)));
+    const groups = MEASURING_GROUPS.map((group) => group.flatMap((id) => measured.filter((s) => s.id === id)));
     if (groups.flat().length !== measured.length) throw new Error('a scenario is missing from MEASURING_GROUPS (bench/scenarios.ts)');
     for (let round = 0; round < options.rounds; round++) {
       for (const scenario of roundOrder(groups, round)) {
