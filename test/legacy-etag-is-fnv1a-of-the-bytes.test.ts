@@ -28,4 +28,17 @@ describe('the legacy ETag is the FNV-1a of the answer bytes', () => {
     for (let index = 0; index < page.length; index++) page[index] = (index * 131 + (index >> 7)) & 0xff;
     expect(weakEtag(page)).toBe(`W/"3000-${fnv1aByDefinition(page)}"`);
   });
+
+  it('equals the definition for bodies of any length starting anywhere in their buffer', () => {
+    // The bytes are read four at a time where the buffer allows (src/hot-path.ts fnv1a32): the
+    // bytes before the first aligned word and after the last must count too, once and in order.
+    const buffer = new Uint8Array(64);
+    for (let index = 0; index < buffer.length; index++) buffer[index] = (index * 97 + 13) & 0xff;
+    for (let start = 0; start < 8; start++) {
+      for (let length = 0; length <= 40; length++) {
+        const body = buffer.subarray(start, start + length);
+        expect(weakEtag(body), `bytes ${start}..${start + length}`).toBe(`W/"${length.toString(16)}-${fnv1aByDefinition(body)}"`);
+      }
+    }
+  });
 });

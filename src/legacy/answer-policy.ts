@@ -16,6 +16,7 @@
  *   of the bytes sent (on HEAD, of those a GET would send).
  */
 import type { ContentCoding, LegacyCacheControl } from './answer-terms.js';
+import { fnv1a32 } from '../hot-path.js';
 
 export const NO_STORE = 'no-store';
 const PUBLIC_CACHE = 'public, max-age=60';
@@ -74,9 +75,7 @@ export async function deliver(answer: LegacyBody, delivery: Delivery): Promise<D
 
 /** FNV-1a (32 bit) of the bytes, with their length: `W/"<len hex>-<hash hex>"`. */
 export function weakEtag(bytes: Uint8Array): string {
-  let hash = 0x811c9dc5 | 0; // kept as a 32-bit integer, read unsigned at the end
-  for (let index = 0; index < bytes.length; index++) hash = Math.imul(hash ^ bytes[index]!, 0x01000193);
-  return `W/"${bytes.byteLength.toString(16)}-${(hash >>> 0).toString(16).padStart(8, '0')}"`;
+  return `W/"${bytes.byteLength.toString(16)}-${fnv1a32(bytes).toString(16).padStart(8, '0')}"`;
 }
 
 /** If-None-Match (a list, or `*`) against an ETag, by weak comparison (RFC 9110 13.1.2). */
