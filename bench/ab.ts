@@ -81,7 +81,8 @@ export async function ab(options: Options): Promise<Outcome> {
     const of = (side: string) => {
       const runs = results.get(`${side} ${target}`)!;
       const cpu = runs.map((r) => r.cpuUsPerRequest!);
-      return { cpuUs: median(cpu), cpuMin: Math.min(...cpu), cpuMax: Math.max(...cpu), reqPerSec: median(runs.map((r) => r.reqPerSec)), promotedBytes: median(runs.map((r) => r.promotedBytesPerRequest!)) };
+      const [reqPerSec, promotedBytes] = [median(runs.map((r) => r.reqPerSec)), median(runs.map((r) => r.promotedBytesPerRequest!))];
+      return { cpuUs: median(cpu), cpuMin: Math.min(...cpu), cpuMax: Math.max(...cpu), reqPerSec, promotedBytes };
     };
     const [b, t] = [of('base'), of('this')];
     return { target, base: b, this: t, ratio: t.cpuUs / b.cpuUs };

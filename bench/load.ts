@@ -49,10 +49,11 @@ export function runLoad(options: LoadOptions): Promise<Measurement & { readonly 
   const durationS = options.durationS ?? 0;
   // autocannon only checks its deadline on a sample tick: ticks that divide the duration exactly.
   const timing = options.amount ? { amount: options.amount } : { duration: durationS, sampleInt: (durationS * 1000) / Math.max(1, Math.ceil(durationS)) };
+  const sequence = options.requests ? { requests: options.requests } : {};
   const latencies: number[] = [];
   return new Promise((resolve, reject) => {
     const instance = autocannon(
-      { url: options.url, connections: options.connections, ...timing, headers: { ...options.headers }, timeout: options.timeoutS ?? 10, ...(options.requests ? { requests: options.requests } : {}) },
+      { url: options.url, connections: options.connections, ...timing, ...sequence, headers: { ...options.headers }, timeout: options.timeoutS ?? 10 },
       (error: unknown, result) => {
         if (error) return reject(error instanceof Error ? error : new Error(String(error)));
         const sorted = Float64Array.from(latencies).sort();

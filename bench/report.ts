@@ -64,9 +64,15 @@ function cpuRatio(gateway: ScenarioSummary | undefined, anchor: ScenarioSummary 
  * after the bench (cache filled to `cacheBytes`, its `cache.maxBytes`) and the floor's, what Node,
  * Hono and undici hold on their own.
  */
-export function ratios(scenarios: readonly ScenarioSummary[], unqueued: { direct: Latency; passthrough: Latency }, cache: { rssBytes: number; floorRssBytes: number; cacheBytes: number; cacheFull: boolean }) {
+export function ratios(
+  scenarios: readonly ScenarioSummary[],
+  unqueued: { direct: Latency; passthrough: Latency },
+  cache: { rssBytes: number; floorRssBytes: number; cacheBytes: number; cacheFull: boolean },
+) {
   const of = (id: string) => scenarios.find((s) => s.id === id);
-  const ratio = (id: string, label: string, value: number, unit: 'ratio' | 'ms' | 'MB' | 'KB', target: number, note?: string) => ({ id, label, value, unit, target: { op: '<=' as const, value: target }, pass: value <= target, ...(note ? { note } : {}) });
+  const ratio = (id: string, label: string, value: number, unit: 'ratio' | 'ms' | 'MB' | 'KB', target: number, note?: string) => {
+    return { id, label, value, unit, target: { op: '<=' as const, value: target }, pass: value <= target, ...(note ? { note } : {}) };
+  };
   const cpu = (gateway: string, anchor: string, label: string, target: number) => ratio(`cpu:${gateway}/${anchor}`, label, cpuRatio(of(gateway), of(anchor)), 'ratio', target);
   return [
     cpu('passthrough', 'floor-log', 'pass-through, log on / floor + one log line (CPU)', 1.25),

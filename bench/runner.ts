@@ -56,7 +56,9 @@ export async function runBench(options: Options) {
     for (const scenario of measured) {
       const answer = await probe(urlOf(scenario));
       const expected = scenario.id === 'api2-mapped' ? answer.bytes : scenario.id === 'floor-api2' ? pages.api2Bytes : pages.legacyBytes;
-      if (answer.status !== 200 || answer.bytes !== expected) throw new Error(`${scenario.id}: probe answered ${answer.status} with ${answer.bytes} B, expected 200 with ${expected} B`);
+      if (answer.status !== 200 || answer.bytes !== expected) {
+        throw new Error(`${scenario.id}: probe answered ${answer.status} with ${answer.bytes} B, expected 200 with ${expected} B`);
+      }
       if (scenario.id === 'api2-mapped') mappedBytes = answer.bytes;
     }
 

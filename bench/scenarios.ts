@@ -74,9 +74,13 @@ export const MEASURING_GROUPS: ReadonlyArray<readonly string[]> = [
 /** The config document of each gateway under test (validated by parseConfig in the child). */
 export function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): Record<string, unknown> {
   const legacy = { legacy: { baseUrl: upstreams.legacyOrigin } };
-  const base = { listen: { host: '127.0.0.1', port: 0 }, upstreams: legacy, observability: { log: { enabled: !target.endsWith('-nolog'), destination: '/dev/null' } }, cache: { enabled: false } };
+  const log = { enabled: !target.endsWith('-nolog'), destination: '/dev/null' };
+  const base = { listen: { host: '127.0.0.1', port: 0 }, upstreams: legacy, observability: { log }, cache: { enabled: false } };
   if (target === 'gw-legacy-2w') return { ...base, workers: 2 };
-  if (target === 'gw-api2') return { ...base, upstreams: { ...legacy, api2: { baseUrl: upstreams.api2Origin, caFile: upstreams.caFile } }, routes: { 'recipes.search': { mode: 'api2' } } };
+  if (target === 'gw-api2') {
+    const api2 = { baseUrl: upstreams.api2Origin, caFile: upstreams.caFile };
+    return { ...base, upstreams: { ...legacy, api2 }, routes: { 'recipes.search': { mode: 'api2' } } };
+  }
   if (target.startsWith('gw-cache')) return { ...base, cache: { enabled: true }, routes: { 'recipes.search': { cache: { ttlMs: 3_600_000 } } } };
   return base;
 }

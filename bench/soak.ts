@@ -70,7 +70,11 @@ function steps(recipeIds: readonly number[], loops: { next: number }): Step[] {
         return { method: 'GET', path: `/recipes?title_kw=${KEYWORDS[ctx.n % KEYWORDS.length]}&pg=${1 + (ctx.n % 3)}&rpp=10&api_key=${KEY}`, headers };
       },
     },
-    { op: 'reviews.create', build: (ctx) => as(ctx, 'POST', '/reviews', { rid: ctx.rid, rating: 1 + (ctx.n % 5), makeagain: 'yes', message: `soak ${ctx.n}` }), learn: (a, ctx) => void (ctx.reviewId = a['ReviewID'] as number) },
+    {
+      op: 'reviews.create',
+      build: (ctx) => as(ctx, 'POST', '/reviews', { rid: ctx.rid, rating: 1 + (ctx.n % 5), makeagain: 'yes', message: `soak ${ctx.n}` }),
+      learn: (a, ctx) => void (ctx.reviewId = a['ReviewID'] as number),
+    },
     { op: 'reviews.get', build: (ctx) => ({ method: 'GET', path: `/review/${ctx.reviewId}?api_key=${KEY}`, headers: { accept: 'application/json' } }) },
     { op: 'reviews.list', build: (ctx) => ({ method: 'GET', path: `/reviews?rid=${ctx.rid}&api_key=${KEY}`, headers: { accept: ctx.xml ? 'application/xml' : 'application/json' } }) },
     { op: 'reviews.update', build: (ctx) => as(ctx, 'PUT', `/review/${ctx.reviewId}`, { rid: ctx.rid, rating: 3, makeagain: 'no', message: 'soak again' }) },
@@ -183,7 +187,8 @@ export async function runSoak(options: Options) {
 
   const sum = (pick: (m: (typeof runs)[number]) => number) => runs.reduce((total, m) => total + pick(m), 0);
   const latencies = Float64Array.from(runs.flatMap((m) => [...m.latencies])).sort();
-  const uncovered = OPERATION_IDS.flatMap((op) => live.filter((mode) => !Object.keys(answers[op]?.[mode] ?? {}).some((status) => status.startsWith('2'))).map((mode) => `${op} (${mode})`));
+  const answered2xx = (op: string, mode: Mode) => Object.keys(answers[op]?.[mode] ?? {}).some((status) => status.startsWith('2'));
+  const uncovered = OPERATION_IDS.flatMap((op) => live.filter((mode) => !answered2xx(op, mode)).map((mode) => `${op} (${mode})`));
   const errors = sum((m) => m.errors);
   return {
     durationS: options.durationS,
