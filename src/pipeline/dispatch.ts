@@ -43,7 +43,7 @@ export function dispatch(parts: PipelineParts): (c: Context, arrival: Arrival) =
     if (!arrival.match && config.uncatalogued === 'reject') {
       return refused(404, 'uncatalogued', `No legacy operation answers ${arrival.method} on this path.`, arrival.json);
     }
-    const read = readRequestBody(c, arrival.headers, config.limits.maxRequestBodyBytes);
+    const read = readRequestBody(c, arrival, config.limits.maxRequestBodyBytes);
     if (!(read instanceof Promise)) return answerRead(parts, c, arrival, read);
     return read.then((body) => answerRead(parts, c, arrival, body), () => bodyUnread(parts, c));
   };

@@ -14,8 +14,8 @@ export type BodyRead = { ok: true; body: Uint8Array | null } | { ok: false; limi
 const NO_BODY: BodyRead = { ok: true, body: null };
 
 /** Known at once when there is nothing to read (GET, HEAD, no body, a declared length over the limit). */
-export function readRequestBody(c: Context, headers: Record<string, string>, limit: number): BodyRead | Promise<BodyRead> {
-  const method = c.req.method;
+export function readRequestBody(c: Context, arrived: { readonly method: string; readonly headers: Readonly<Record<string, string>> }, limit: number): BodyRead | Promise<BodyRead> {
+  const { method, headers } = arrived;
   if (method === 'GET' || method === 'HEAD') return NO_BODY;
   const declared = headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return { ok: false, limit };
