@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 
-describe('npm run soak, short', () => {
+describe('npm run bench -- soak, short', () => {
   it('runs every operation in both modes at 50 connections with 0 errors, and reports p99 and RSS', { timeout: 90_000 }, async () => {
     dir = await mkdtemp(join(tmpdir(), 'soak-'));
     const jsonFile = join(dir, 'soak.json');
