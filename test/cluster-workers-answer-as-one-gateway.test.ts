@@ -19,7 +19,7 @@ import { workerCount } from '../src/node/cluster.js';
 import { basic, send } from './support/http.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import type { RecordingUpstream } from './support/recording-upstream.js';
-import { waitFor } from './reliability-support.js';
+import { waitFor } from './support/wait.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const PAGE = JSON.stringify({ ResultCount: 0, Results: [], SpellSuggest: null });

@@ -17,6 +17,7 @@ import { startApi2Sandbox } from '../src/sandbox/api2-start.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import { PLACEHOLDER_PHOTO_URL } from '../src/dataset/dataset.js';
 import { send } from './support/http.js';
+import { waitFor } from './support/wait.js';
 
 const J = { accept: 'application/json' };
 const TOKEN = 'admin-token-for-the-reload-test';
@@ -100,7 +101,7 @@ describe('hot reload', () => {
     // An editor that writes a temp file and renames it over the config.
     await writeFile(join(dir, 'tmp.json'), JSON.stringify(document('api2')));
     await rename(join(dir, 'tmp.json'), file);
-    await waitFor(() => gateway.version() === 2);
+    await waitFor(() => gateway.version() === 2, 10_000);
     expect(outcomes).toContain('test: refused');
     expect(outcomes).toContain('file changed: ok 2');
   });
@@ -124,7 +125,7 @@ describe('hot reload', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(gateway.version(), 'nothing reloads on the file change alone').toBe(before);
     process.emit('SIGHUP');
-    await waitFor(() => gateway.version() === before + 1);
+    await waitFor(() => gateway.version() === before + 1, 10_000);
     expect(outcomes).toEqual([`SIGHUP: ok ${before + 1}`]);
     const view = await send(gateway.httpOrigin, { target: '/admin/config', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(view.json()).toMatchObject({ version: before + 1, config: { routes: { 'recipes.search': { mode: 'shadow' } } } });
@@ -145,14 +146,6 @@ describe('hot reload', () => {
         shadow: { operations: Array<{ operation: string; compared: number }> } | null;
       };
       return (view.shadow?.operations.find((o) => o.operation === 'recipes.search')?.compared ?? 0) >= 1;
-    });
+    }, 10_000);
   });
 });
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

@@ -13,6 +13,7 @@ import { watchConfigFile } from '../src/node/config-watch.js';
 import { startGateway } from '../src/node/server.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import { send } from './support/http.js';
+import { waitFor } from './support/wait.js';
 
 const TOKEN = 'admin-token-for-the-hash-test';
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -43,14 +44,6 @@ async function writeVersion(dir: string, stamp: string, text: string): Promise<s
   await mkdir(join(dir, folder));
   await writeFile(join(dir, folder, 'config.json'), text);
   return folder;
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 const reversedKeys = (value: unknown): unknown =>
@@ -97,7 +90,7 @@ describe('config version across replicas', () => {
     await rename(join(dir, '..data_tmp'), join(dir, '..data'));
     await rm(join(dir, old), { recursive: true });
 
-    await waitFor(() => gateway.configHash() !== before);
+    await waitFor(() => gateway.configHash() !== before, 15_000);
     expect(gateway.version()).toBe(2);
     expect(hashes).toContain(gateway.configHash());
     const view = await send(gateway.httpOrigin, { target: '/admin/config', headers: { authorization: `Bearer ${TOKEN}` } });

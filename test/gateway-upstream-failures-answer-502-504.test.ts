@@ -10,6 +10,7 @@ import type { RecordingUpstream } from './support/recording-upstream.js';
 import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
 import { freePort } from './support/started-process.js';
+import { waitFor } from './support/wait.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -113,17 +114,9 @@ describe('upstream failures', () => {
     const client = httpRequest({ host: url.hostname, port: url.port, path: '/review/1?api_key=k', agent: false });
     client.on('error', () => undefined);
     client.end();
-    await waitFor(() => upstream.requests.length === 1);
+    await waitFor(() => upstream.requests.length === 1, 3000);
     client.destroy();
-    await waitFor(() => upstream.requests[0]?.clientAborted === true);
+    await waitFor(() => upstream.requests[0]?.clientAborted === true, 3000);
     expect(upstream.requests[0]?.clientAborted).toBe(true);
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

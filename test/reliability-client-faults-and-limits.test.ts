@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { startFaultUpstream } from '../src/sandbox/faults.js';
 import type { StartedFaultUpstream } from '../src/sandbox/faults.js';
-import { isLegacyError, openTcpSockets, rawExchange, recordUnhandled, startRigGateway, waitFor } from './reliability-support.js';
+import { isLegacyError, openTcpSockets, rawExchange, recordUnhandled, startRigGateway } from './reliability-support.js';
+import { waitFor } from './support/wait.js';
 import type { RigGateway } from './reliability-support.js';
 
 const HEADERS_TIMEOUT_MS = 500;

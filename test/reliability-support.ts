@@ -100,14 +100,6 @@ export function openTcpSockets(): number {
   }
 }
 
-export async function waitFor(condition: () => boolean, timeoutMs = 3000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface RawAnswer {

@@ -19,7 +19,8 @@ import { startFaultUpstream } from '../src/sandbox/faults.js';
 import type { FaultMode, StartedFaultUpstream } from '../src/sandbox/faults.js';
 import { basic, send } from './support/http.js';
 import type { RawResponse } from './support/http.js';
-import { isLegacyError, openTcpSockets, recordUnhandled, startRigGateway, waitFor } from './reliability-support.js';
+import { isLegacyError, openTcpSockets, recordUnhandled, startRigGateway } from './reliability-support.js';
+import { waitFor } from './support/wait.js';
 import type { RigGateway } from './reliability-support.js';
 
 const TIMEOUT_MS = 400;

@@ -20,7 +20,8 @@ import { startRecordingUpstream } from './support/recording-upstream.js';
 import type { RecordingUpstream } from './support/recording-upstream.js';
 import { send } from './support/http.js';
 import type { RawResponse } from './support/http.js';
-import { sleep, startRigGateway, waitFor } from './reliability-support.js';
+import { sleep, startRigGateway } from './reliability-support.js';
+import { waitFor } from './support/wait.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const UPSTREAM_DELAY_MS = 700;

@@ -10,6 +10,7 @@ import { startTestGateway } from './gateway.js';
 import type { TestGateway } from './gateway.js';
 import { startTestRedis } from './redis-server.js';
 import type { TestRedis } from './redis-server.js';
+import { waitFor } from './wait.js';
 
 export const FLEET_HASH_KEY = 'fleet-test-shared-hash-key';
 
@@ -20,11 +21,7 @@ export function redisOverrides(redis: TestRedis, extra: Record<string, unknown> 
 
 /** Resolves once /readyz answers 200 (the Redis tier is up, since it is marked required). */
 export async function waitReady(gateway: TestGateway, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await send(gateway.origin, { target: '/readyz' })).status !== 200) {
-    if (Date.now() > deadline) throw new Error(`${gateway.origin} never became ready`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor(async () => (await send(gateway.origin, { target: '/readyz' })).status === 200, timeoutMs, `${gateway.origin} ready`);
 }
 
 export async function startReplicas(upstream: string, overrides: Partial<GatewayConfigInput>): Promise<[TestGateway, TestGateway]> {

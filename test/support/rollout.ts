@@ -14,6 +14,7 @@ import type { Api2Front } from './api2-front.js';
 import { startTestGateway } from './gateway.js';
 import type { TestGateway } from './gateway.js';
 import { basic, send } from './http.js';
+import { waitFor } from './wait.js';
 
 export const EVALUATION_MS = 200;
 export const TOKEN = 'rollout-test-admin-token-0123456789';
@@ -79,13 +80,8 @@ export function snapshot(gateway: TestGateway): RolloutSnapshot {
 
 export const positionOf = (gateway: TestGateway): Position | undefined => snapshot(gateway).operations[0]?.state?.at;
 
-export async function until(what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not in time: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** Waits (30 s at the most) until the rollout is where `what` says. */
+export const until = (what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> => waitFor(condition, timeoutMs, what);
 
 /** A legacy sandbox, an api2 front and a gateway with the rollout config (and `extra`); each is closed by `cleanup`. */
 export async function startRolloutRig(cleanup: Array<() => Promise<void>>, extra: Partial<GatewayConfigInput> = {}): Promise<{ front: Api2Front; gateway: TestGateway }> {
