@@ -5,23 +5,19 @@
  * lines go to one usage log (whole JSON lines), the admin listener sums both workers' metrics,
  * a reload (SIGHUP) reaches both, and SIGTERM drains both and exits 0 with no worker left.
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcessByStdio } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import { workerCount } from '../src/node/cluster.js';
 import { basic, send } from './support/http.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import type { RecordingUpstream } from './support/recording-upstream.js';
+import { mainChildrenKilledAfterEach } from './support/started-process.js';
 import { waitFor } from './support/wait.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const PAGE = JSON.stringify({ ResultCount: 0, Results: [], SpellSuggest: null });
 const SLOW_MS = 1500;
 
@@ -44,10 +40,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const children: Array<ChildProcessByStdio<null, Readable, Readable>> = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
+const startMainChild = mainChildrenKilledAfterEach();
 
 /** Pids of the live processes whose parent is `pid`. */
 function childrenOf(pid: number): number[] {
@@ -75,17 +68,11 @@ function configFor(upstream: string, logFile: string, cache: boolean): object {
 }
 
 async function startMain(file: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/main.ts', '--config', file], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await waitFor(() => /metrics: http:\/\/\S+/.test(output) || child.exitCode !== null, 90_000, 'the gateway listening');
-  const origin = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-  const metrics = /metrics: (http:\/\/\S+)/.exec(output)?.[1];
-  if (!origin || !metrics) throw new Error(`the gateway did not start:\n${output}`);
-  return { child, origin, metrics, output: () => output, exited };
+  const main = await startMainChild(file, /metrics: http:\/\/\S+/, 90_000);
+  const origin = /listening on (http:\/\/\S+)/.exec(main.output())?.[1];
+  const metrics = /metrics: (http:\/\/\S+)/.exec(main.output())?.[1];
+  if (!origin || !metrics) throw new Error(`the gateway did not start:\n${main.output()}`);
+  return { ...main, origin, metrics };
 }
 
 /** Each request on a connection of its own, so node:cluster hands them to the workers in turn. */
@@ -127,7 +114,7 @@ describe('workers: 2', () => {
     expect(first.requests.length).toBe(2);
 
     gateway.child.kill('SIGTERM');
-    expect(await gateway.exited).toBe(0);
+    expect((await gateway.exited).code).toBe(0);
     // One stream of whole lines: every line parses, one per request answered.
     const lines = requestLines(await readFile(logFile, 'utf8'));
     expect(lines).toHaveLength(20);
@@ -167,7 +154,7 @@ describe('workers: 2', () => {
       // Still cached between writes: each worker fetched the page about once per write.
       expect(counting.requests.filter((r) => r.method === 'GET').length).toBeLessThanOrEqual(2 + 20 * 2);
       gateway.child.kill('SIGTERM');
-      expect(await gateway.exited).toBe(0);
+      expect((await gateway.exited).code).toBe(0);
     } finally {
       await counting.close();
     }
@@ -188,7 +175,7 @@ describe('workers: 2', () => {
 
     const answered = await Promise.all(inFlight);
     expect(answered.map((a) => a.status)).toEqual(Array(6).fill(200));
-    expect(await gateway.exited).toBe(0);
+    expect((await gateway.exited).code).toBe(0);
     for (const pid of workers) expect(existsSync(`/proc/${pid}`), `worker ${pid}`).toBe(false);
     expect(requestLines(await readFile(logFile, 'utf8'))).toHaveLength(6);
   });

@@ -6,24 +6,21 @@
  * (src/node/server.ts `drain`) is also checked in process: keep-alive connections, the deadline,
  * a second call bringing the deadline closer.
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcessByStdio } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultUpstream } from '../src/sandbox/faults.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import type { RecordingUpstream } from './support/recording-upstream.js';
 import { send } from './support/http.js';
 import type { RawResponse } from './support/http.js';
 import { sleep, startRigGateway } from './reliability-support.js';
+import { mainChildrenKilledAfterEach } from './support/started-process.js';
+import type { MainChild } from './support/started-process.js';
 import { waitFor } from './support/wait.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const UPSTREAM_DELAY_MS = 700;
 
 let dir: string;
@@ -43,34 +40,21 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const children: Array<ChildProcessByStdio<null, Readable, Readable>> = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
+const startMainChild = mainChildrenKilledAfterEach();
+let started = 0;
 
-interface StartedChild {
-  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+interface StartedChild extends MainChild {
   readonly origin: string;
-  readonly output: () => string;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
 }
 
 /** `npm start -- --config FILE` as a child process; resolves once it listens. */
 async function startMain(config: object): Promise<StartedChild> {
-  const file = join(dir, `gateway-${children.length}-${Date.now()}.json`);
+  const file = join(dir, `gateway-${started++}-${Date.now()}.json`);
   await writeFile(file, JSON.stringify(config));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/main.ts', '--config', file], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
-  );
-  await waitFor(() => /listening on http:\/\/[^\s]+/.test(output) || child.exitCode !== null, 20_000, 'the gateway listening');
-  const origin = /listening on (http:\/\/[^\s]+)/.exec(output)?.[1];
-  if (!origin) throw new Error(`the gateway did not start:\n${output}`);
-  return { child, origin: origin.replace('0.0.0.0', '127.0.0.1'), output: () => output, exited };
+  const main = await startMainChild(file, /listening on http:\/\/[^\s]+/, 20_000);
+  const origin = /listening on (http:\/\/[^\s]+)/.exec(main.output())?.[1];
+  if (!origin) throw new Error(`the gateway did not start:\n${main.output()}`);
+  return { ...main, origin: origin.replace('0.0.0.0', '127.0.0.1') };
 }
 
 function configFor(upstream: string, logFile: string, limits: object, timeoutMs = 10_000): object {

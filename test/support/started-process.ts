@@ -5,9 +5,12 @@
  * until every process of it has closed its output (SIGKILL after a bound, so a test never hangs).
  */
 import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+import type { ChildProcess, ChildProcessByStdio } from 'node:child_process';
 import { createServer } from 'node:net';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+import { waitFor } from './wait.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -91,4 +94,37 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+export interface MainChild {
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  /** stdout and stderr together, in the order they arrived. */
+  output(): string;
+  /** How it exited, and when (Date.now()). */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+}
+
+/**
+ * For a test file that runs the gateway's main (`node --import tsx src/node/main.ts --config
+ * FILE`, what `npm start -- --config FILE` runs) as child processes, each signalled on its own (no
+ * process group, no npm around it): the starter, which resolves once the output matches `ready`
+ * or the child exited; after each test, SIGKILL to every one still running.
+ */
+export function mainChildrenKilledAfterEach(): (configFile: string, ready: RegExp, timeoutMs: number) => Promise<MainChild> {
+  const children: Array<ChildProcessByStdio<null, Readable, Readable>> = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return async (configFile, ready, timeoutMs) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/main.ts', '--config', configFile], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+    );
+    await waitFor(() => ready.test(output) || child.exitCode !== null, timeoutMs, 'the gateway listening');
+    return { child, output: () => output, exited };
+  };
 }
