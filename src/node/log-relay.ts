@@ -15,39 +15,49 @@
 import type { Readable } from 'node:stream';
 
 export interface LineSinks {
-  /** Whole usage-log lines, each ending in a newline. */
-  readonly lines: (text: string) => void;
+  /** Whole usage-log lines, each ending in a newline, as the worker wrote them (bytes, never decoded here). */
+  readonly lines: (bytes: Buffer) => void;
   readonly other: (text: string) => void;
 }
 
+const NEWLINE = 0x0a;
+const OPEN_BRACE = 0x7b;
+
+/**
+ * Works on the bytes as they came: the usual batch holds only log lines, and is handed on as it is
+ * (one check per line, one write per batch, no decoding and encoding again).
+ */
 export function relayLines(stream: Readable, sinks: LineSinks): void {
-  let tail = '';
-  stream.setEncoding('utf8');
-  const hand = (text: string): void => {
-    let json = '';
-    let start = 0;
-    while (start < text.length) {
-      const end = text.indexOf('\n', start) + 1;
-      const line = text.slice(start, end);
-      if (line.charCodeAt(0) === 123 /* { */) json += line;
-      else sinks.other(line);
-      start = end;
-    }
-    if (json) sinks.lines(json);
-  };
-  stream.on('data', (chunk: string) => {
-    const last = chunk.lastIndexOf('\n');
+  let tail: Buffer | undefined;
+  stream.on('data', (chunk: Buffer) => {
+    const last = chunk.lastIndexOf(NEWLINE);
     if (last < 0) {
-      tail += chunk;
+      tail = tail ? Buffer.concat([tail, chunk]) : chunk;
       return;
     }
-    const whole = tail + chunk.slice(0, last + 1);
-    tail = chunk.slice(last + 1);
-    // The usual batch holds only log lines: one check per line, one write per batch.
-    hand(whole);
+    const lines = chunk.subarray(0, last + 1);
+    const whole = tail ? Buffer.concat([tail, lines]) : lines;
+    tail = last + 1 < chunk.length ? chunk.subarray(last + 1) : undefined;
+    hand(whole, sinks);
   });
   stream.on('end', () => {
-    if (tail) hand(`${tail}\n`);
-    tail = '';
+    if (tail) hand(Buffer.concat([tail, Buffer.from('\n')]), sinks);
+    tail = undefined;
   });
+}
+
+/** Hands each run of log lines on as one piece, and each other line as text. */
+function hand(whole: Buffer, sinks: LineSinks): void {
+  let runStart = 0;
+  let start = 0;
+  while (start < whole.length) {
+    const end = whole.indexOf(NEWLINE, start) + 1;
+    if (whole[start] !== OPEN_BRACE) {
+      if (runStart < start) sinks.lines(whole.subarray(runStart, start));
+      sinks.other(whole.toString('utf8', start, end));
+      runStart = end;
+    }
+    start = end;
+  }
+  if (runStart < whole.length) sinks.lines(whole.subarray(runStart));
 }

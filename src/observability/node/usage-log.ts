@@ -52,7 +52,7 @@ export interface UsageLog {
    * Lines another process already wrote in this format (cluster workers, src/node/log-relay.ts),
    * whole lines ending in a newline, queued as they are on this stream.
    */
-  relay(lines: string): void;
+  relay(lines: Uint8Array): void;
   /** Writes what is queued. */
   flush(): Promise<void>;
   /** Lines dropped because the destination stalled. */
@@ -155,7 +155,7 @@ export function createUsageLog(config: ObservabilityConfig['log'], origin: () =>
     },
     relay(lines) {
       batch.handOver();
-      destination.write(Buffer.from(lines));
+      destination.write(Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength));
     },
     flush,
     dropped: () => dropped,
