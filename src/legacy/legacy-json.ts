@@ -94,12 +94,11 @@ function writeAscii(out: Out, text: string): void {
   out.at = at;
 }
 
+/** Bytes made beforehand (a member's key), copied at once: byte by byte cost about 30 instructions a byte. */
 function writeBytes(out: Out, piece: Uint8Array): void {
   room(out, piece.length);
-  const { bytes } = out;
-  let at = out.at;
-  for (let index = 0; index < piece.length; index++) bytes[at++] = piece[index]!;
-  out.at = at;
+  out.bytes.set(piece, out.at);
+  out.at += piece.length;
 }
 
 const HEX = '0123456789abcdef';
