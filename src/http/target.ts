@@ -30,6 +30,8 @@ export function normaliseTarget(target: string, maxLength = 8192): TargetResult 
   if (CONTROL.test(target)) return refuse('request target must not contain control characters or NUL');
   if (rawPath.includes('\\')) return refuse('path must not contain a backslash');
 
+  // Nothing to normalise: no escape, no empty segment, no segment starting with a dot.
+  if (!rawPath.includes('%') && !rawPath.includes('//') && !rawPath.includes('/.')) return { ok: true, path: rawPath, query };
   const segments = rawPath.split('/');
   const out: string[] = [];
   for (let i = 1; i < segments.length; i++) {

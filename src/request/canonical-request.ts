@@ -10,7 +10,6 @@ import type { RouteMatch } from '../catalogue/route-table.js';
 import type { RouteMode } from '../config/schema.js';
 import type { ClientView } from '../http/client-view.js';
 import type { ForwardedFor } from '../http/headers.js';
-import { copyWith } from '../hot-path.js';
 import type { RequestTrail, TraceContext } from './trace-context.js';
 import { canonicalise } from './canonicalise.js';
 import type { CanonicalParams, Refusal, UnknownParameters } from './canonicalise.js';
@@ -54,7 +53,17 @@ export function canonicalRequest(facts: ArrivedFacts, match: RouteMatch, body: U
   const { headers, client } = facts;
   const checked = canonicalise(match, { query: facts.pairs, credentials: facts.credentials, contentType: headers['content-type'], body }, unknown);
   if (!checked.ok) return checked;
-  return copyWith(checked, {
+  const { ok, apiKey, user, authorization, params, values, bodyKind, paidParams } = checked;
+  return {
+    ok,
+    match,
+    apiKey,
+    user,
+    authorization,
+    params,
+    values,
+    bodyKind,
+    paidParams,
     method: facts.method,
     json: facts.json,
     encoding: negotiateEncoding(headers['accept-encoding']),
@@ -62,7 +71,7 @@ export function canonicalRequest(facts: ArrivedFacts, match: RouteMatch, body: U
     routeMode: facts.routeMode ?? 'legacy',
     mapping: mappingFor(match.operation.id),
     trail: trailOf(facts),
-  });
+  };
 }
 
 /** What every upstream call of the request carries so that it can be followed (uncatalogued ones too). */
