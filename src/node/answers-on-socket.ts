@@ -24,9 +24,9 @@ const OWED_ON = Symbol('recipe-gateway.owed-on');
 type Owing = ServerResponse & { [OWED_ON]?: Owed | undefined };
 
 /**
- * Counts `res` as owed on its connection until its `close`: Node emits it once the answer is
- * written (the tick after `finish`) or the connection is cut, so one listener covers both. The
- * listener is one module-level function (`this` is the response), not closures per request.
+ * Counts `res` as owed on its connection until `paidOnClose` runs for it: the caller's one `close`
+ * listener (src/node/server.ts). Node emits `close` once the answer is written (the tick after
+ * `finish`) or the connection is cut, so that covers both.
  */
 export function oweAnswer(req: IncomingMessage, res: ServerResponse): void {
   const socket = req.socket as Tracked;
@@ -34,13 +34,13 @@ export function oweAnswer(req: IncomingMessage, res: ServerResponse): void {
   owed.count += 1;
   owed.last = req;
   (res as Owing)[OWED_ON] = owed;
-  res.on('close', payOwed);
 }
 
-function payOwed(this: Owing): void {
-  const owed = this[OWED_ON];
+/** The answer `res` is written or its connection cut: it is no longer owed. */
+export function paidOnClose(res: ServerResponse): void {
+  const owed = (res as Owing)[OWED_ON];
   if (!owed) return;
-  this[OWED_ON] = undefined;
+  (res as Owing)[OWED_ON] = undefined;
   owed.count -= 1;
   if (owed.count === 0 && owed.waiting.length > 0) for (const next of owed.waiting.splice(0)) next();
 }

@@ -29,7 +29,7 @@ import { answerClientError, answerConnect } from './node-refusals.js';
 import type { ClientError } from './node-refusals.js';
 import { ArrivingRequest, createNodeListener } from './listener.js';
 import { hostMatcher } from '../http/hosts.js';
-import { lingerWhenUnread, oweAnswer } from './answers-on-socket.js';
+import { lingerWhenUnread, oweAnswer, paidOnClose } from './answers-on-socket.js';
 import { connectTerminator } from './connect-termination.js';
 import type { ConnectTerminator } from './connect-termination.js';
 import { nodeRuntime } from './runtime.js';
@@ -294,14 +294,18 @@ class ListenerTracker {
   /** The sockets Node's HTTP server reads (the TLS socket on the TLS listener): their current answer. */
   private readonly httpSockets = new Set<Duplex & { _httpMessage?: ServerResponse | null }>();
   private inFlight = 0;
-  /** One listener for every answer, not a closure per request. */
-  private readonly answered = (): void => {
-    this.inFlight -= 1;
-  };
+  /** The one `close` listener of every answer (`this` is the response), not closures per request. */
+  private readonly answered: (this: ServerResponse) => void;
   /** CONNECT to a legacy host, taken by the TLS listener (set once that listener exists). */
   terminateConnect: ConnectTerminator | undefined;
 
-  constructor(private readonly observer: RefusalObserver | undefined) {}
+  constructor(private readonly observer: RefusalObserver | undefined) {
+    const tracker = this;
+    this.answered = function (this: ServerResponse) {
+      tracker.inFlight -= 1;
+      paidOnClose(this);
+    };
+  }
 
   wrap(listener: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
     return (req, res) => {
