@@ -4,17 +4,15 @@
  * sandbox legacy backend or a recording upstream.
  */
 import { gunzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import { send } from './support/http.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 async function gatewayBeforeSandbox(): Promise<TestGateway> {
   const sandbox = await startLegacySandbox();

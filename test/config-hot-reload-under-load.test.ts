@@ -7,7 +7,7 @@
 import { mkdtemp, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import type { GatewayConfigInput } from '../src/config/schema.js';
 import { watchConfigFile } from '../src/node/config-watch.js';
@@ -18,13 +18,11 @@ import { startLegacySandbox } from '../src/sandbox/start.js';
 import { PLACEHOLDER_PHOTO_URL } from '../src/dataset/dataset.js';
 import { send } from './support/http.js';
 import { waitFor } from './support/wait.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
 const J = { accept: 'application/json' };
 const TOKEN = 'admin-token-for-the-reload-test';
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 async function rig() {
   const legacy = await startLegacySandbox();

@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import type { GatewayConfigInput } from '../src/config/schema.js';
 import { watchConfigFile } from '../src/node/config-watch.js';
@@ -14,12 +14,10 @@ import { startGateway } from '../src/node/server.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import { send } from './support/http.js';
 import { waitFor } from './support/wait.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
 const TOKEN = 'admin-token-for-the-hash-test';
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 function documentFor(legacy: string, ttlMs: number): GatewayConfigInput {
   return {

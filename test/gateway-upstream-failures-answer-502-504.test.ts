@@ -3,7 +3,7 @@
  * and never retried; a client that goes away cancels the upstream request.
  */
 import { request as httpRequest } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { basic, send } from './support/http.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import type { RecordingUpstream } from './support/recording-upstream.js';
@@ -11,11 +11,9 @@ import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
 import { freePort } from './support/started-process.js';
 import { waitFor } from './support/wait.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 async function gatewayFor(upstream: RecordingUpstream | string, overrides = {}): Promise<TestGateway> {
   const gateway = await startTestGateway(typeof upstream === 'string' ? upstream : upstream.origin, overrides);

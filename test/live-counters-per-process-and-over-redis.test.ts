@@ -5,7 +5,7 @@
  * opens, over the window asked; fed by a real gateway; summed over two replicas through a real
  * redis-server, and this replica's own counts (said so) when Redis is gone.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../src/catalogue/operations.js';
 import type { RequestRecord } from '../src/gateway/request-record.js';
 import { createLiveCounters } from '../src/migration/live-counters.js';
@@ -16,14 +16,12 @@ import { redisOverrides, startReplicas } from './support/fleet.js';
 import { startTestRedis } from './support/redis-server.js';
 import { startGatewayWithApi2Down } from './support/misbehaving-api2.js';
 import { waitFor } from './support/wait.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
 const J = { accept: 'application/json' };
 const FREE = 'sandbox-free-key';
 const ALICE = basic('alice', 'alice-pass');
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 function record(fields: Partial<RequestRecord>): RequestRecord {
   return { requestId: 'r', startedAt: 0, method: 'GET', operation: 'recipes.search', insecure: false, mode: 'legacy', status: 200, latencyMs: 3, ...fields };

@@ -3,19 +3,17 @@
  * while the listener keeps serving for limits.readyDelayMs (so they notice), then the drain; 503
  * while a Redis marked required is out, requests still answered (L1 only). /healthz stays liveness.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import type { GatewayConfigInput } from '../src/config/schema.js';
 import { startGateway } from '../src/node/server.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import { send } from './support/http.js';
 import { freePort } from './support/started-process.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
 const J = { accept: 'application/json' };
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 async function gatewayWith(overrides: Partial<GatewayConfigInput>) {
   const upstream = await startRecordingUpstream();

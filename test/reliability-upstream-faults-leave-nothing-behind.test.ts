@@ -14,13 +14,14 @@
  * test/api2-mode-failures-answer-legacy-errors.test.ts check the messages and status mapping of
  * single failures; this suite adds the full fault matrix, the deadline and the leak checks.)
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFaultUpstream } from '../src/sandbox/faults.js';
 import type { FaultMode, StartedFaultUpstream } from '../src/sandbox/faults.js';
 import { basic, send } from './support/http.js';
 import type { RawResponse } from './support/http.js';
 import { isLegacyError, openTcpSockets, recordUnhandled, startRigGateway } from './reliability-support.js';
 import { waitFor } from './support/wait.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 import type { RigGateway } from './reliability-support.js';
 
 const TIMEOUT_MS = 400;
@@ -31,10 +32,7 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 const J = { accept: 'application/json' };
 const ALICE = basic('alice', 'alice-pass');
 
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 type Side = 'legacy' | 'api2';
 interface Expected {

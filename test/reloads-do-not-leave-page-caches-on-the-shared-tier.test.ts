@@ -4,7 +4,7 @@
  * page cache held by the tier's listeners for the life of the process (and each invalidation
  * walks them all). Over a real redis-server, the tier's live listeners are counted at its port.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import type { CacheTier } from '../src/cache/tier.js';
 import { startRedisFleet } from '../src/node/fleet/redis-fleet.js';
@@ -12,11 +12,9 @@ import { Generations } from '../src/node/generations.js';
 import { nodeRuntime } from '../src/node/runtime.js';
 import { FLEET_HASH_KEY, redisOverrides } from './support/fleet.js';
 import { startTestRedis } from './support/redis-server.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 /** The tier as it is, counting the listeners attached through it and not yet detached. */
 function counted(tier: CacheTier): { tier: CacheTier; live: () => number } {

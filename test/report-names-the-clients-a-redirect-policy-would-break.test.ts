@@ -7,17 +7,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderText } from '../src/report/render-text.js';
 import { reportFromInputs } from '../src/report/run.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import { send } from './support/http.js';
 import { startTestGateway } from './support/gateway.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 describe('clients a redirect policy would break', () => {
   it('are the ones asking JSON by Content-Type alone on a GET with credentials over plain http', async () => {

@@ -7,15 +7,13 @@
  * - a fallback (api2 failed, legacy answered) is legacy's own answer: compared with legacy it read
  *   as agreement while api2 was failing.
  */
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { send } from './support/http.js';
 import { snapshot, startRolloutRig } from './support/rollout.js';
 import { waitFor } from './support/wait.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 const SEARCH = { target: '/recipes?title_kw=soup&rpp=5&api_key=sandbox-free-key', headers: { accept: 'application/json' } };
 const settle = () => new Promise((resolve) => setTimeout(resolve, 500));

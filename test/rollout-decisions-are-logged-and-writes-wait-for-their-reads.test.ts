@@ -6,14 +6,12 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { basic, send } from './support/http.js';
 import { EVALUATION_MS, TOKEN, positionOf, snapshot, startRolloutRig, traffic, until } from './support/rollout.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 const rigWith = async (extra: Parameters<typeof startRolloutRig>[1]) => (await startRolloutRig(cleanup, extra)).gateway;
 

@@ -5,7 +5,7 @@
  * answered a 5xx; a dead Redis freezes the step (nothing moves, clients still answered); a
  * replica that starts later picks the stored state up.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import { startApi2Front } from './support/api2-front.js';
 import { redisOverrides, waitReady } from './support/fleet.js';
@@ -13,11 +13,9 @@ import { startTestGateway } from './support/gateway.js';
 import { startTestRedis } from './support/redis-server.js';
 import { send } from './support/http.js';
 import { TOKEN, positionOf, rolloutConfig, snapshot, traffic, until } from './support/rollout.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 describe('a rollout over two replicas and one Redis', () => {
   it('moves once for the fleet, serves one step on both, goes back on failure and freezes while Redis is dead', async () => {

@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import type { GatewayConfigInput } from '../src/config/schema.js';
 import type { RolloutSnapshot } from '../src/migration/rollout/runner.js';
@@ -20,11 +20,9 @@ import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
 import { send } from './support/http.js';
 import { EVALUATION_MS, PLAN, TOKEN, positionOf, rolloutConfig, snapshot, startRolloutRig, traffic, until } from './support/rollout.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 const rig = (extra: Partial<GatewayConfigInput> = {}) => startRolloutRig(cleanup, extra);
 

@@ -4,21 +4,19 @@
  * for, and an api key given twice (which key the page would be checked against is not the one
  * the upstream would judge).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basic, send } from './support/http.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
 const J = { accept: 'application/json' };
 const PAGE = '/recipes?title_kw=soup&api_key=good-key';
 const BODY = JSON.stringify({ ResultCount: 1, Results: [], SpellSuggest: null });
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 async function gatewayBefore(handler: (req: IncomingMessage, res: ServerResponse) => void) {
   const upstream = await startRecordingUpstream(handler);

@@ -3,7 +3,7 @@
  * (stale-while-revalidate, stale-if-error) against an upstream that changes and then fails,
  * bypass, no page for an unknown or free key, no user's bookmarks for another, bounds.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PageCache } from '../src/cache/page-cache.js';
 import type { StoredAnswer } from '../src/cache/types.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
@@ -12,12 +12,10 @@ import { startRecordingUpstream } from './support/recording-upstream.js';
 import type { RecordingUpstream } from './support/recording-upstream.js';
 import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
 const J = { accept: 'application/json' };
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 /** An upstream whose search page says which version of the data it is, and can be told to fail. */
 async function changingUpstream(delayMs = 0) {

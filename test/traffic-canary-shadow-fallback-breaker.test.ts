@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildDataset } from '../src/dataset/dataset.js';
 import { Api2Store } from '../src/sandbox/api2-store.js';
 import { startApi2Sandbox } from '../src/sandbox/api2-start.js';
@@ -19,14 +19,12 @@ import { startTestGateway } from './support/gateway.js';
 import { startGatewayInFrontOfMisbehavingApi2, startGatewayWithApi2Down } from './support/misbehaving-api2.js';
 import { MAPPED_ROUTES } from './support/api2-mode.js';
 import { waitFor } from './support/wait.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
 const J = { accept: 'application/json' };
 const FREE = 'sandbox-free-key';
 const ALICE = basic('alice', 'alice-pass');
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 async function rig(routes: GatewayConfigInput['routes'], options: { api2Store?: Api2Store; legacyOrigin?: string; extra?: Partial<GatewayConfigInput> } = {}) {
   const seen: SeenApi2Request[] = [];

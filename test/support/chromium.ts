@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Page } from 'playwright-core';
+import type { Cleanup } from './cleanup.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
-export async function openChromiumPage(cleanup: Array<() => Promise<void>>, headers: Record<string, string> = {}): Promise<Page> {
+export async function openChromiumPage(cleanup: Cleanup, headers: Record<string, string> = {}): Promise<Page> {
   const profile = await mkdtemp(join(tmpdir(), 'chromium-profile-'));
   cleanup.push(() => rm(profile, { recursive: true, force: true }));
   const context = await chromium.launchPersistentContext(profile, {

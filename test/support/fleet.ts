@@ -3,7 +3,7 @@
  * Each replica has its own page cache, review memory and Redis connections, as two processes
  * would; they share only what goes through Redis.
  */
-import { afterEach, beforeEach } from 'vitest';
+import { beforeEach } from 'vitest';
 import type { GatewayConfigInput } from '../../src/config/schema.js';
 import { send } from './http.js';
 import { startTestGateway } from './gateway.js';
@@ -11,6 +11,8 @@ import type { TestGateway } from './gateway.js';
 import { startTestRedis } from './redis-server.js';
 import type { TestRedis } from './redis-server.js';
 import { waitFor } from './wait.js';
+import { closedAfterEachTest } from './cleanup.js';
+import type { Cleanup } from './cleanup.js';
 
 export const FLEET_HASH_KEY = 'fleet-test-shared-hash-key';
 
@@ -35,22 +37,19 @@ export interface RedisPerTest {
   /** The running test's own redis-server. */
   readonly redis: TestRedis;
   /** What the running test started, closed after it, last first (its redis-server last of all). */
-  readonly cleanup: Array<() => Promise<void>>;
+  readonly cleanup: Cleanup;
   /** Replicas A and B over the test's redis-server (`extra`: its Redis settings), ready; closed after the test. */
   replicas(upstream: string, extra?: Record<string, unknown>): Promise<[TestGateway, TestGateway]>;
 }
 
 /** For a file whose every test has a fresh redis-server of its own: started before each test, stopped after it. */
 export function redisServerPerTest(): RedisPerTest {
-  const cleanup: Array<() => Promise<void>> = [];
+  const cleanup = closedAfterEachTest();
   let current: TestRedis | undefined;
   beforeEach(async () => {
     const redis = await startTestRedis();
     current = redis;
     cleanup.push(() => redis.close());
-  });
-  afterEach(async () => {
-    while (cleanup.length > 0) await cleanup.pop()?.();
   });
   const perTest: RedisPerTest = {
     get redis(): TestRedis {

@@ -11,8 +11,8 @@ import { startTestGateway } from './gateway.js';
 import type { TestGateway } from './gateway.js';
 import { startTlsUpstream } from './tls-upstream.js';
 import type { TlsUpstream } from './tls-upstream.js';
+import type { Cleanup } from './cleanup.js';
 
-type Cleanup = Array<() => Promise<void>>;
 
 export async function startGatewayInFrontOfMisbehavingApi2(
   cleanup: Cleanup,

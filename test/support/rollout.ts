@@ -15,6 +15,7 @@ import { startTestGateway } from './gateway.js';
 import type { TestGateway } from './gateway.js';
 import { basic, send } from './http.js';
 import { waitFor } from './wait.js';
+import type { Cleanup } from './cleanup.js';
 
 export const EVALUATION_MS = 200;
 export const TOKEN = 'rollout-test-admin-token-0123456789';
@@ -84,7 +85,7 @@ export const positionOf = (gateway: TestGateway): Position | undefined => snapsh
 export const until = (what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> => waitFor(condition, timeoutMs, what);
 
 /** A legacy sandbox, an api2 front and a gateway with the rollout config (and `extra`); each is closed by `cleanup`. */
-export async function startRolloutRig(cleanup: Array<() => Promise<void>>, extra: Partial<GatewayConfigInput> = {}): Promise<{ front: Api2Front; gateway: TestGateway }> {
+export async function startRolloutRig(cleanup: Cleanup, extra: Partial<GatewayConfigInput> = {}): Promise<{ front: Api2Front; gateway: TestGateway }> {
   const legacy = await startLegacySandbox();
   cleanup.push(() => legacy.close());
   const front = await startApi2Front();
