@@ -4,7 +4,7 @@
  * the call and the failing path, never half-mapped. The bad inputs of the foundation give the
  * same legacy errors in api2 mode.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, send } from './support/http.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
 import type { RecordingUpstream } from './support/recording-upstream.js';
@@ -14,20 +14,18 @@ import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
 import { MAPPED_ROUTES, startApi2ModeRig } from './support/api2-mode.js';
 import type { Api2ModeRig } from './support/api2-mode.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
 const J = { accept: 'application/json' };
 const FREE = 'sandbox-free-key';
 const ALICE = basic('alice', 'alice-pass');
 
 let legacy: RecordingUpstream;
-const cleanup: Array<() => Promise<void>> = [];
+const cleanup = closedAfterEachTest();
 beforeAll(async () => {
   legacy = await startRecordingUpstream();
 });
 afterAll(() => legacy.close());
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
 
 async function gatewayOnApi2(api2: TlsUpstream | { origin: string; caFile?: string }, timeoutMs = 5000): Promise<TestGateway> {
   const gateway = await startTestGateway(legacy.origin, {

@@ -10,18 +10,16 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import type { MiniflareOptions } from 'miniflare';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EDGE_BUNDLE_OPTIONS } from './support/edge-bundle.js';
 import { basic, send } from './support/http.js';
 import { startRecordingUpstream } from './support/recording-upstream.js';
+import { closedAfterEachTest } from './support/cleanup.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const J = { accept: 'application/json' };
 let script = '';
-const cleanup: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
+const cleanup = closedAfterEachTest();
 
 beforeAll(async () => {
   const bundle = await build({ ...EDGE_BUNDLE_OPTIONS, entryPoints: [`${ROOT}src/edge/worker.ts`] });

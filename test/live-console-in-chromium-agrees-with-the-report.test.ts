@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { reportFromInputs } from '../src/report/run.js';
 import { startApi2Sandbox } from '../src/sandbox/api2-start.js';
 import { PLACEHOLDER_PHOTO_URL } from '../src/dataset/dataset.js';
@@ -19,12 +19,13 @@ import { openChromiumPage } from './support/chromium.js';
 import { basic, send } from './support/http.js';
 import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
+import { closedAfterAllTests } from './support/cleanup.js';
 
 const SCREENSHOT = join(process.cwd(), 'artifacts', 'live-console.png');
 const J = { accept: 'application/json' };
 const FREE = 'sandbox-free-key';
 const ALICE = basic('alice', 'alice-pass');
-const cleanup: Array<() => Promise<void>> = [];
+const cleanup = closedAfterAllTests(60_000);
 let gateway: TestGateway;
 let logFile: string;
 let page: Page;
@@ -52,9 +53,6 @@ beforeAll(async () => {
   page = await openChromiumPage(cleanup);
 }, 60_000);
 
-afterAll(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-}, 60_000);
 
 const value = (operation: string, field: string) => page.getAttribute(`#operations tr[data-operation="${operation}"] [data-field="${field}"]`, 'data-value');
 

@@ -6,13 +6,14 @@
  * the last gate evaluation (each gate held or failed).
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestGateway } from './support/gateway.js';
 import type { Api2Front } from './support/api2-front.js';
 import { openChromiumPage } from './support/chromium.js';
 import { TOKEN, promoteThenSendBack, startRolloutRig } from './support/rollout.js';
+import { closedAfterAllTests } from './support/cleanup.js';
 
-const cleanup: Array<() => Promise<void>> = [];
+const cleanup = closedAfterAllTests(60_000);
 let gateway: TestGateway;
 let front: Api2Front;
 let page: Page;
@@ -22,9 +23,6 @@ beforeAll(async () => {
   page = await openChromiumPage(cleanup, { authorization: `Bearer ${TOKEN}` });
 }, 60_000);
 
-afterAll(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-}, 60_000);
 
 const cell = (field: string) => page.locator(`#rollouts tr[data-operation="recipes.search"] [data-field="${field}"]`);
 

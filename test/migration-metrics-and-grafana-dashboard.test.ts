@@ -5,18 +5,17 @@
  * dashboard (deploy/grafana/migration-dashboard.json) queries exists in /metrics.
  */
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLegacySandbox } from '../src/sandbox/start.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { basic, send } from './support/http.js';
-import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
-import { startTlsUpstream } from './support/tls-upstream.js';
 import { waitFor } from './support/wait.js';
+import { closedAfterAllTests } from './support/cleanup.js';
+import { startGatewayWithApi2Down } from './support/misbehaving-api2.js';
 
 const J = { accept: 'application/json' };
 const FREE = 'sandbox-free-key';
 const ALICE = basic('alice', 'alice-pass');
-const cleanup: Array<() => Promise<void>> = [];
+const cleanup = closedAfterAllTests();
 let gateway: TestGateway;
 let metrics: string;
 
@@ -30,24 +29,15 @@ function metricsOf(expr: string): string[] {
 }
 
 beforeAll(async () => {
-  const failing = await startTlsUpstream((_req, res) => {
-    res.writeHead(503, { 'content-type': 'application/json' });
-    res.end('{"Message":"down"}');
-  });
-  const legacy = await startLegacySandbox();
-  cleanup.push(() => failing.close(), () => legacy.close());
-  gateway = await startTestGateway(legacy.origin, {
-    upstreams: { legacy: { baseUrl: legacy.origin }, api2: { baseUrl: failing.origin, caFile: failing.caFile } },
-    cache: { enabled: false },
-    routes: {
+  ({ gateway } = await startGatewayWithApi2Down(
+    cleanup,
+    {
       'recipes.search': { mode: 'api2', fallback: true },
       'grocery.list': { mode: 'canary', canaryPercent: 100 },
       'reviews.get': { mode: 'shadow' },
     },
-    traffic: { breakers: { api2: { failureThreshold: 3, openMs: 60_000 } } },
-    observability: { admin: { listen: { host: '127.0.0.1', port: 0 } } },
-  });
-  cleanup.push(() => gateway.close());
+    { extra: { observability: { admin: { listen: { host: '127.0.0.1', port: 0 } } } } },
+  ));
   await send(gateway.origin, { target: `/review/1?api_key=${FREE}`, headers: J });
   await waitFor(() => gateway.shadows.length === 1, 10_000);
   for (let i = 0; i < 2; i++) await send(gateway.origin, { target: `/grocerylist?api_key=${FREE}`, headers: { ...J, authorization: ALICE } });
@@ -56,9 +46,6 @@ beforeAll(async () => {
   metrics = (await send(gateway.adminOrigin!, { target: '/metrics' })).text();
 }, 60_000);
 
-afterAll(async () => {
-  while (cleanup.length > 0) await cleanup.pop()?.();
-});
 
 describe('migration metrics', () => {
   it('count fallbacks, shadow outcomes, the canary split and the api2 breaker opening, and show its state', () => {

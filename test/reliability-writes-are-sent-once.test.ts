@@ -17,7 +17,7 @@
  * write to api2 and that grocery.create never falls back.)
  */
 import { testRuntime } from './support/test-runtime.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGatewayApp } from '../src/app.js';
 import { movability } from '../src/catalogue/movability.js';
 import { OPERATIONS } from '../src/catalogue/operations.js';
@@ -33,6 +33,7 @@ import { UpstreamError } from '../src/upstream/types.js';
 import type { UpstreamClient } from '../src/upstream/types.js';
 import { basic, send } from './support/http.js';
 import { exampleRequests } from './support/catalogue-examples.js';
+import { closedAfterAllTests } from './support/cleanup.js';
 import { inProcessUpstream, isLegacyError, sleep, startRigGateway } from './reliability-support.js';
 import type { UpstreamCall } from './reliability-support.js';
 
@@ -192,10 +193,7 @@ describe('with the breaker open', () => {
 });
 
 describe('over real sockets', () => {
-  const cleanup: Array<() => Promise<void>> = [];
-  afterAll(async () => {
-    while (cleanup.length > 0) await cleanup.pop()?.();
-  });
+  const cleanup = closedAfterAllTests();
 
   it('canary to api2 with fallback: a timed-out POST reaches api2 once, legacy never, and the client gets 504', async () => {
     const api2 = await startFaultUpstream({ mode: 'silent', tls: true });

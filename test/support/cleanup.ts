@@ -1,17 +1,27 @@
 /**
  * What a test started, closed after it: the test pushes a close for each server, process or
- * folder it starts; after each test they run, the last started first (a gateway before the
- * upstreams behind it). The support helpers that start things take the same list.
+ * folder it starts; they run the last started first (a gateway before the upstreams behind it),
+ * after each test or, for what a file's tests share, after all of them. The support helpers that
+ * start things take the same list.
  */
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 
 export type Cleanup = Array<() => Promise<void> | void>;
 
-/** A list of closes run after each test of the calling file. */
+async function closeAll(cleanup: Cleanup): Promise<void> {
+  while (cleanup.length > 0) await cleanup.pop()?.();
+}
+
+/** A list of closes run after each test of the calling file (or describe block). */
 export function closedAfterEachTest(): Cleanup {
   const cleanup: Cleanup = [];
-  afterEach(async () => {
-    while (cleanup.length > 0) await cleanup.pop()?.();
-  });
+  afterEach(() => closeAll(cleanup));
+  return cleanup;
+}
+
+/** A list of closes run once all tests of the calling file (or describe block) are done; `timeoutMs`: the hook's bound. */
+export function closedAfterAllTests(timeoutMs?: number): Cleanup {
+  const cleanup: Cleanup = [];
+  afterAll(() => closeAll(cleanup), timeoutMs);
   return cleanup;
 }

@@ -34,12 +34,13 @@ export async function startGatewayInFrontOfMisbehavingApi2(
 
 /**
  * api2 down: every call answered 503, and the gateway's api2 breaker opens after 3 consecutive
- * failures and stays open a minute. For fallback and the breaker, and the counters that count them.
+ * failures and stays open a minute (`extra`: more config). For fallback and the breaker, and the
+ * counters and metrics that count them.
  */
 export async function startGatewayWithApi2Down(
   cleanup: Cleanup,
   routes: GatewayConfigInput['routes'],
-  options: { cache?: boolean } = {},
+  options: { cache?: boolean; extra?: Partial<GatewayConfigInput> } = {},
 ): Promise<{ gateway: TestGateway; failing: TlsUpstream }> {
   const answer503 = (_req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(503, { 'content-type': 'application/json' });
@@ -49,6 +50,7 @@ export async function startGatewayWithApi2Down(
     routes,
     traffic: { breakers: { api2: { failureThreshold: 3, openMs: 60_000 } } },
     cache: { enabled: options.cache ?? false },
+    ...options.extra,
   });
   return { gateway, failing: api2 };
 }
