@@ -43,6 +43,20 @@ async function rig() {
   return { gateway, document, records };
 }
 
+/**
+ * The gateway's legacy config written to a file in a folder of its own and watched (SIGHUP too);
+ * `outcomes` lists each reload as `reason: ok VERSION` or `reason: refused`.
+ */
+async function watchedConfigFile(gateway: RunningGateway, document: (searchMode: 'legacy') => GatewayConfigInput, debounceMs: number) {
+  const dir = await mkdtemp(join(tmpdir(), 'reload-'));
+  const file = join(dir, 'gateway.json');
+  await writeFile(file, JSON.stringify(document('legacy')));
+  const outcomes: string[] = [];
+  const watcher = watchConfigFile(file, gateway, { onSignal: true, debounceMs, report: (r, reason) => outcomes.push(`${reason}: ${r.ok ? `ok ${r.version}` : 'refused'}`) });
+  cleanup.push(() => watcher.close());
+  return { dir, file, outcomes, watcher };
+}
+
 function valid(document: GatewayConfigInput) {
   const parsed = parseConfig(document);
   if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
@@ -81,12 +95,7 @@ describe('hot reload', () => {
 
   it('refuses an invalid file with its reasons and keeps the config in force; a file change reloads', async () => {
     const { gateway, document } = await rig();
-    const dir = await mkdtemp(join(tmpdir(), 'reload-'));
-    const file = join(dir, 'gateway.json');
-    await writeFile(file, JSON.stringify(document('legacy')));
-    const outcomes: string[] = [];
-    const watcher = watchConfigFile(file, gateway, { onSignal: true, debounceMs: 50, report: (r, reason) => outcomes.push(`${reason}: ${r.ok ? `ok ${r.version}` : 'refused'}`) });
-    cleanup.push(() => watcher.close());
+    const { dir, file, outcomes, watcher } = await watchedConfigFile(gateway, document, 50);
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     await writeFile(file, JSON.stringify({ ...document('api2'), routes: { 'favorites.create': { mode: 'api2' } } }));
@@ -106,13 +115,8 @@ describe('hot reload', () => {
 
   it('SIGHUP alone reloads the file (the file watcher is held off, so only the signal can)', async () => {
     const { gateway, document } = await rig();
-    const dir = await mkdtemp(join(tmpdir(), 'reload-'));
-    const file = join(dir, 'gateway.json');
-    await writeFile(file, JSON.stringify(document('legacy')));
-    const outcomes: string[] = [];
     // A debounce far longer than the test: a change of the file cannot reload before close().
-    const watcher = watchConfigFile(file, gateway, { onSignal: true, debounceMs: 600_000, report: (r, reason) => outcomes.push(`${reason}: ${r.ok ? `ok ${r.version}` : 'refused'}`) });
-    cleanup.push(() => watcher.close());
+    const { file, outcomes, watcher } = await watchedConfigFile(gateway, document, 600_000);
     // The watcher reads its baseline asynchronously; a reload now settles it on the file as
     // written (it may or may not count as a new version, depending on which read finished first).
     await watcher.reloadNow('baseline');

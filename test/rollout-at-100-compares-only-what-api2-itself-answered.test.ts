@@ -8,6 +8,7 @@
  *   as agreement while api2 was failing.
  */
 import { expect, it } from 'vitest';
+import type { GatewayConfigInput } from '../src/config/schema.js';
 import { send } from './support/http.js';
 import { snapshot, startRolloutRig } from './support/rollout.js';
 import { waitFor } from './support/wait.js';
@@ -18,9 +19,19 @@ const cleanup = closedAfterEachTest();
 const SEARCH = { target: '/recipes?title_kw=soup&rpp=5&api_key=sandbox-free-key', headers: { accept: 'application/json' } };
 const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
 
+/** A gateway whose rollout of recipes.search stands at 100 % (pausing on failure, no evaluation during the test), with `extra` config. */
+async function atHundredPercent(extra: Partial<GatewayConfigInput> = {}) {
+  const rig = await startRolloutRig(cleanup, {
+    routes: { 'recipes.search': { rollout: { steps: [100], onFailure: 'pause' } } },
+    rollout: { evaluationMs: 60_000 },
+    ...extra,
+  });
+  expect(snapshot(rig.gateway).operations[0]?.state).toMatchObject({ operation: 'recipes.search', at: 100 });
+  return rig;
+}
+
 it('never counts a 304 api2 gave a revalidating client as differing from legacy', async () => {
-  const { gateway } = await startRolloutRig(cleanup, { routes: { 'recipes.search': { rollout: { steps: [100], onFailure: 'pause' } } }, rollout: { evaluationMs: 60_000 } });
-  expect(snapshot(gateway).operations[0]?.state).toMatchObject({ operation: 'recipes.search', at: 100 });
+  const { gateway } = await atHundredPercent();
   const first = await send(gateway.origin, SEARCH);
   expect(first.status).toBe(200);
   expect(gateway.records.at(-1)).toMatchObject({ mode: 'api2' });
@@ -34,12 +45,7 @@ it('never counts a 304 api2 gave a revalidating client as differing from legacy'
 });
 
 it('never compares a fallback (legacy answering for a failed api2) as if api2 had given it', async () => {
-  const { gateway, front } = await startRolloutRig(cleanup, {
-    routes: { 'recipes.search': { rollout: { steps: [100], onFailure: 'pause' } } },
-    rollout: { evaluationMs: 60_000 },
-    traffic: { breakers: { api2: { failureThreshold: 100, openMs: 60_000 } } },
-  });
-  expect(snapshot(gateway).operations[0]?.state).toMatchObject({ operation: 'recipes.search', at: 100 });
+  const { gateway, front } = await atHundredPercent({ traffic: { breakers: { api2: { failureThreshold: 100, openMs: 60_000 } } } });
   front.mode = 'status-5xx';
   for (let i = 0; i < 3; i++) {
     expect((await send(gateway.origin, SEARCH)).status).toBe(200);
@@ -50,12 +56,7 @@ it('never compares a fallback (legacy answering for a failed api2) as if api2 ha
 });
 
 it('compares one api2 answer once: HITs of its stored page are not compared again', async () => {
-  const { gateway } = await startRolloutRig(cleanup, {
-    routes: { 'recipes.search': { rollout: { steps: [100], onFailure: 'pause' } } },
-    rollout: { evaluationMs: 60_000 },
-    cache: { enabled: true },
-  });
-  expect(snapshot(gateway).operations[0]?.state).toMatchObject({ operation: 'recipes.search', at: 100 });
+  const { gateway } = await atHundredPercent({ cache: { enabled: true } });
   for (const expected of ['MISS', 'HIT', 'HIT']) {
     const answered = await send(gateway.origin, SEARCH);
     expect(answered.status).toBe(200);
@@ -67,12 +68,7 @@ it('compares one api2 answer once: HITs of its stored page are not compared agai
 });
 
 it('compares an XML client\'s requests at 100 % too, in JSON, and a HIT of the stored page not again', async () => {
-  const { gateway } = await startRolloutRig(cleanup, {
-    routes: { 'recipes.search': { rollout: { steps: [100], onFailure: 'pause' } } },
-    rollout: { evaluationMs: 60_000 },
-    cache: { enabled: true },
-  });
-  expect(snapshot(gateway).operations[0]?.state).toMatchObject({ operation: 'recipes.search', at: 100 });
+  const { gateway } = await atHundredPercent({ cache: { enabled: true } });
   for (const expected of ['MISS', 'HIT']) {
     const answered = await send(gateway.origin, { target: SEARCH.target });
     expect(answered.status).toBe(200);
