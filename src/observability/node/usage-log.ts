@@ -69,8 +69,9 @@ function isDestroyed(stream: object): boolean {
 type Destination = Omit<ReturnType<typeof pino.destination>, 'write'> & { write(bytes: Buffer): boolean };
 
 /**
- * Request lines not yet handed to the destination, encoded as they arrive into one buffer of
- * `BATCH_BYTES` (and room for the longest line): no joined string, no second copy.
+ * Request lines not yet handed to the destination, encoded as they arrive into one buffer (no
+ * joined string). A hand-over gives the destination a copy of exactly the bytes gathered, so what
+ * waits in a stalled destination is what its `maxLength` counts, and the buffer is used again.
  */
 class Batch {
   private bytes = Buffer.allocUnsafe(2 * BATCH_BYTES);
@@ -91,9 +92,7 @@ class Batch {
   /** Hands what is gathered to the destination (before any other line, so none overtakes them). */
   handOver(): void {
     if (this.length === 0) return;
-    const bytes = this.bytes.subarray(0, this.length);
-    // The destination keeps the bytes until they are written: the next lines go to a new buffer.
-    this.bytes = Buffer.allocUnsafe(2 * BATCH_BYTES);
+    const bytes = Buffer.from(this.bytes.subarray(0, this.length));
     this.length = 0;
     if (this.destination && !isDestroyed(this.destination)) this.destination.write(bytes);
   }
