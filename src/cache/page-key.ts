@@ -28,14 +28,9 @@ export interface PageKeyContext {
  */
 const NOT_KEYED = new Set(['authorization', 'x-forwarded-for']);
 
-/**
- * The headers are taken in the fill's own order: a shared fill's headers are rendered from the
- * canonical request alone, always in the same order (src/request/render-legacy.ts), so the same
- * request always gives the same key without sorting them.
- */
 export function pageKey(fill: LegacyForward, context: PageKeyContext): string {
   const parts: (string | null)[] = [context.side, context.plan, context.userHash, fill.method, fill.path, fill.params];
-  for (const name in fill.headers) {
+  for (const name of Object.keys(fill.headers).sort()) {
     if (!NOT_KEYED.has(name)) parts.push(name, fill.headers[name] as string);
   }
   return JSON.stringify(parts);
