@@ -112,9 +112,10 @@ export function tallyBreakerOpen(tally: Tally, upstream: string): void {
 }
 
 function sideOf(tally: ReadonlyMap<string, number>, operation: OperationId, side: Side): SideCounts {
-  const get = (suffix: string) => tally.get(`${operation}:${side}:${suffix}`) ?? 0;
-  const latency = Array.from({ length: LATENCY_BUCKETS }, (_, i) => get(`lat:${i}`));
-  return { requests: get('n'), status4xx: get('4xx'), status5xx: get('5xx'), p50Ms: bucketQuantile(latency, 0.5), p95Ms: bucketQuantile(latency, 0.95) };
+  const fields = ANSWER_FIELDS.get(operation)!.get(side)!;
+  const get = (field: string) => tally.get(field) ?? 0;
+  const latency = fields.latency.map(get);
+  return { requests: get(fields.n), status4xx: get(fields.status4xx), status5xx: get(fields.status5xx), p50Ms: bucketQuantile(latency, 0.5), p95Ms: bucketQuantile(latency, 0.95) };
 }
 
 export function countsOf(tally: ReadonlyMap<string, number>, operation: OperationId): OperationCounts {

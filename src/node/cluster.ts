@@ -70,7 +70,7 @@ export async function startCluster(config: GatewayConfig, count: number): Promis
   const fork = (): Promise<FromWorker & { type: 'gateway:ready' }> => {
     const worker = cluster.fork();
     workers.add(worker);
-    if (worker.process.stdout) relayLines(worker.process.stdout, { lines: (text) => usageLog?.relay(text), other: (text) => other.write(text) });
+    if (worker.process.stdout) relayLines(worker.process.stdout, { lines: (bytes) => usageLog?.relay(bytes), other: (text) => other.write(text) });
     worker.on('message', (message: unknown) => {
       if (!isFromWorker(message)) return;
       relayPageDrops(worker, message);

@@ -13,7 +13,7 @@ export type Html = HtmlEscapedString;
 /** hono/html's tagged template, synchronous (neither page ever interpolates a promise). */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
   const built = honoHtml(strings, ...values);
-  if (built instanceof Promise) throw new Error('report HTML must be built synchronously');
+  if (built instanceof Promise) throw new Error('HTML (report, console) must be built synchronously');
   return built;
 }
 
