@@ -286,7 +286,9 @@ export function legacyJsonNumber(value: number): string {
   const magnitude = Math.abs(value);
   if (magnitude >= 1e-4 && magnitude < 1e15) {
     const text = String(value);
-    return significantDigits(text) <= 15 ? text : roundTripDigits(value, 17).formatted;
+    // The 17 digits in this range are positional (an exponent from -4 to 14), as "R" writes them
+    // once trailing zeros go.
+    return significantDigits(text) <= 15 ? text : value.toPrecision(17).replace(/\.?0+$/, '');
   }
   return roundTripNumber(value);
 }
