@@ -50,8 +50,6 @@ export function normaliseTarget(target: string, maxLength = 8192): TargetResult 
 
 /** The segment normalised, or why it is refused. */
 function normaliseSegment(segment: string): string | { readonly reason: string } {
-  // Without an escape the segment is its own decoding (the whole target was checked for controls and backslashes).
-  if (!segment.includes('%')) return segment === '.' || segment === '..' ? { reason: 'path must not contain . or .. segments' } : segment;
   let decoded: string;
   try {
     decoded = decodeURIComponent(segment);
@@ -61,6 +59,7 @@ function normaliseSegment(segment: string): string | { readonly reason: string }
   if (decoded === '.' || decoded === '..') return { reason: 'path must not contain . or .. segments' };
   if (decoded.includes('/') || decoded.includes('\\')) return { reason: 'path must not contain an encoded / or \\' };
   if (CONTROL.test(decoded)) return { reason: 'path must not contain control characters or NUL' };
+  if (!segment.includes('%')) return segment;
   return segment.replace(/%([0-9a-fA-F]{2})/g, (_escape, hex: string) => {
     const char = String.fromCharCode(parseInt(hex, 16));
     return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
