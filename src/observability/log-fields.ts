@@ -22,8 +22,8 @@ const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
  */
 const WRITE: Readonly<Record<LogFieldType, (value: never) => string>> = {
   string: (text: string) => (PLAIN_TEXT.test(text) ? `"${text}"` : str(text)),
-  true: (flag: boolean) => (flag ? 'true' : 'false'),
-  boolean: (flag: boolean) => (flag ? 'true' : 'false'),
+  true: writeFlag,
+  boolean: writeFlag,
   status: writeNumber,
   count: writeNumber,
   ms: writeNumber,
@@ -31,6 +31,10 @@ const WRITE: Readonly<Record<LogFieldType, (value: never) => string>> = {
   level: writeNumber,
   paths: (paths: readonly string[]) => str(paths),
 };
+
+function writeFlag(flag: boolean): string {
+  return flag ? 'true' : 'false';
+}
 
 function writeNumber(n: number): string {
   return Number.isFinite(n) ? String(n) : 'null';
