@@ -26,6 +26,16 @@ const FREE = 'sandbox-free-key';
 const ALICE = basic('alice', 'alice-pass');
 const cleanup = closedAfterEachTest();
 
+/** A write (grocery.create) as alice: the request the write-path tests send. */
+function createGroceryItem(origin: string) {
+  return send(origin, {
+    method: 'POST',
+    target: `/grocerylist?api_key=${FREE}`,
+    headers: { ...J, authorization: ALICE, 'content-type': 'application/json' },
+    body: '{"quantity":"1","name":"milk"}',
+  });
+}
+
 async function rig(routes: GatewayConfigInput['routes'], options: { api2Store?: Api2Store; legacyOrigin?: string; extra?: Partial<GatewayConfigInput> } = {}) {
   const seen: SeenApi2Request[] = [];
   const api2 = await startApi2Sandbox({ ...(options.api2Store ? { store: options.api2Store } : {}), onRequest: (r) => seen.push(r) });
@@ -188,12 +198,7 @@ describe('fallback and breaker', () => {
     const read = await send(gateway.origin, { target: `/recipes?title_kw=soup&api_key=${FREE}`, headers: J });
     expect(read.status).toBe(200);
     expect(gateway.records.at(-1)).toMatchObject({ mode: 'legacy', fallback: true, routeMode: 'api2' });
-    const write = await send(gateway.origin, {
-      method: 'POST',
-      target: `/grocerylist?api_key=${FREE}`,
-      headers: { ...J, authorization: ALICE, 'content-type': 'application/json' },
-      body: '{"quantity":"1","name":"milk"}',
-    });
+    const write = await createGroceryItem(gateway.origin);
     expect(write.status).toBe(502);
     expect(gateway.records.at(-1)).toMatchObject({ mode: 'api2' });
     expect(gateway.records.at(-1)?.fallback).toBeUndefined();
@@ -220,12 +225,7 @@ describe('fallback and breaker', () => {
     const { gateway, failing } = await failingApi2Rig(true);
     for (let i = 0; i < 3; i++) expect((await send(gateway.origin, { target: `/recipes?title_kw=soup&api_key=${FREE}`, headers: J })).status).toBe(200);
     expect(failing.seen).toHaveLength(3);
-    const write = await send(gateway.origin, {
-      method: 'POST',
-      target: `/grocerylist?api_key=${FREE}`,
-      headers: { ...J, authorization: ALICE, 'content-type': 'application/json' },
-      body: '{"quantity":"1","name":"milk"}',
-    });
+    const write = await createGroceryItem(gateway.origin);
     expect(write.status).toBe(200);
     expect(failing.seen).toHaveLength(3);
     expect(gateway.records.at(-1)).toMatchObject({ operation: 'grocery.create', mode: 'legacy', routeMode: 'api2' });
@@ -234,12 +234,7 @@ describe('fallback and breaker', () => {
   it('answers a write 503 while the breaker is open on a route without fallback', async () => {
     const { gateway, failing } = await failingApi2Rig(false);
     for (let i = 0; i < 3; i++) expect((await send(gateway.origin, { target: `/recipes?title_kw=soup&api_key=${FREE}`, headers: J })).status).toBe(502);
-    const write = await send(gateway.origin, {
-      method: 'POST',
-      target: `/grocerylist?api_key=${FREE}`,
-      headers: { ...J, authorization: ALICE, 'content-type': 'application/json' },
-      body: '{"quantity":"1","name":"milk"}',
-    });
+    const write = await createGroceryItem(gateway.origin);
     expect(write.status).toBe(503);
     expect(failing.seen).toHaveLength(3);
   });
