@@ -113,6 +113,15 @@ export class SearchCache {
   }
 
   /**
+   * A rollout moved a route's clients off api2 (or its plan ended): the pages it served go, on every
+   * replica and in the shared tier, as after a write that drops every page. (Its api2 pages are
+   * already out of reach: their key carries the route's page epoch.) Never rejects.
+   */
+  async afterRouteMove(): Promise<void> {
+    await this.pages.invalidateAll();
+  }
+
+  /**
    * A successful write of `operation` changed what pages show (as the catalogue says). Resolves
    * once the shared tier took the invalidation, or once it could not in time (the tier bounds
    * the wait, logs and counts it); never rejects: the write is answered either way.

@@ -129,10 +129,15 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     : undefined;
   const countRolloutEvent = observability.metricsRegistry ? rolloutMetrics(observability.metricsRegistry, () => rollout) : undefined;
   const startRollouts = async (plans: GatewayConfig): Promise<void> => {
-    rollout = await startRollout(plans, live, (event) => {
-      observability.usageLog?.event('rollout', event);
-      countRolloutEvent?.(event);
-    });
+    rollout = await startRollout(
+      plans,
+      live,
+      (event) => {
+        observability.usageLog?.event('rollout', event);
+        countRolloutEvent?.(event);
+      },
+      () => void generations?.active.searchCache?.afterRouteMove(),
+    );
   };
   generations = await Generations.start(config, {
     runtime: nodeRuntime,

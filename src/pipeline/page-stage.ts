@@ -29,10 +29,12 @@ export function answerFromPages(
   const legacy = { clientHeaders: headers, rawBody: null, shared: true, signal: undefined, forward: fill } as const;
   // The upstream attempt this request made itself, when it filled the page (a waiter made none).
   let filled: Attempt | undefined;
+  const { pageEpoch } = parts.route(request.match.operation.id);
   const served = cache.serve(
     {
       fill,
-      side,
+      // api2's pages of a rolled-out route are of its page epoch: none is served after a move off api2.
+      side: side === 'api2' && pageEpoch !== null ? `api2@${pageEpoch}` : side,
       apiKey: request.apiKey,
       authorization: request.authorization,
       paidParams: request.paidParams,

@@ -22,6 +22,8 @@ export interface RouteInForce {
   readonly compare: boolean;
   /** Decided by a rollout's step (not the config's mode). */
   readonly rollout: boolean;
+  /** A rolled-out route's page epoch: api2's pages are keyed with it (a move off api2 leaves none behind); null without a rollout. */
+  readonly pageEpoch: number | null;
 }
 
 /** What the rollout says a route exposes now; undefined for a route without a plan. Read per request: synchronous. */
@@ -31,12 +33,12 @@ export interface LiveRoutes {
 
 export type RouteLookup = (id: OperationId) => RouteInForce;
 
-const LEGACY: RouteInForce = { mode: 'legacy', canaryPercent: 0, fallback: false, compare: false, rollout: false };
+const LEGACY: RouteInForce = { mode: 'legacy', canaryPercent: 0, fallback: false, compare: false, rollout: false, pageEpoch: null };
 
 export function routesInForce(config: GatewayConfig, live: LiveRoutes | undefined): RouteLookup {
   const configured = new Map<string, RouteInForce>();
   for (const [id, route] of Object.entries(config.routes)) {
-    configured.set(id, { mode: route.mode, canaryPercent: route.canaryPercent ?? 0, fallback: route.fallback, compare: route.mode === 'shadow', rollout: false });
+    configured.set(id, { mode: route.mode, canaryPercent: route.canaryPercent ?? 0, fallback: route.fallback, compare: route.mode === 'shadow', rollout: false, pageEpoch: null });
   }
   const planned = new Set(Object.entries(config.routes).flatMap(([id, route]) => (route.rollout ? [id] : [])));
   if (!live || planned.size === 0) return (id) => configured.get(id) ?? LEGACY;
@@ -47,7 +49,7 @@ export function routesInForce(config: GatewayConfig, live: LiveRoutes | undefine
     if (!exposure) return configured.get(id) ?? LEGACY;
     let route = byExposure.get(exposure);
     if (!route) {
-      route = { mode: exposure.mode, canaryPercent: exposure.canaryPercent, fallback: true, compare: exposure.mode === 'shadow' || exposure.mode === 'canary', rollout: true };
+      route = { mode: exposure.mode, canaryPercent: exposure.canaryPercent, fallback: true, compare: exposure.mode === 'shadow' || exposure.mode === 'canary', rollout: true, pageEpoch: exposure.pageEpoch ?? 0 };
       byExposure.set(exposure, route);
     }
     return route;

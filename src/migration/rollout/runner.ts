@@ -21,9 +21,10 @@ import type { RolloutAction } from './actions.js';
 import { evaluate } from './controller.js';
 import type { OperationEvidence, WindowEvidence } from './gates.js';
 import type { GateResult, Position, RolloutEvent, RolloutState } from './state.js';
-import { exposureOf, initialState, planKey, replan } from './steps.js';
+import { afterMove, exposureOf, holdsNobody, initialState, planKey, replan } from './steps.js';
 import type { Exposure } from './steps.js';
-import type { RolloutStore, StoredState } from './store.js';
+import { mayRestore } from './store.js';
+import type { Evaluation, RolloutStore, StoredState } from './store.js';
 
 /** The part of the live counters (src/migration/live-counters.ts) the loop reads. */
 export interface EvidenceSource {
@@ -38,6 +39,8 @@ export interface RunnerOptions {
   readonly counters: EvidenceSource;
   /** Told every event this process decided (the usage log, the metrics). */
   readonly onEvent?: (event: RolloutEvent) => void;
+  /** A move this process wrote took clients off api2, or a plan ended: the pages the route served are to go (every replica, the shared tier). */
+  readonly onPagesStale?: (operation: OperationId) => void;
   readonly now?: () => number;
 }
 
@@ -48,9 +51,13 @@ export interface RolloutStatusView {
   readonly exposure: Exposure;
   readonly steps: readonly Position[];
   readonly last: boolean;
-  /** The gates judged at this operation's last evaluation on this process (held or not), or null. */
-  readonly judged: { readonly time: string; readonly gates: readonly GateResult[] } | null;
+  /** The gates judged at this operation's last evaluation (held or not): this replica's while it holds the lease, else the holder's as stored; null before any. */
+  readonly judged: (Judged & { readonly by: 'this replica' | 'lease holder' }) | null;
+  /** A percentage step that no client seen in it falls in (it would wait for ever), in words; else null. */
+  readonly holdsNobody: string | null;
 }
+
+type Judged = Evaluation[string];
 
 export interface RolloutSnapshot {
   /** memory, file or redis (docs/rollout.md: what survives a restart, what is shared). */
@@ -74,7 +81,9 @@ export class RolloutRunner {
   private states = new Map<OperationId, StoredState>();
   private exposures = new Map<OperationId, Exposure>();
   private recent: RolloutEvent[] = [];
-  private judged = new Map<OperationId, { time: string; gates: readonly GateResult[] }>();
+  private judged = new Map<OperationId, Judged>();
+  /** The lease holder's last evaluation, as stored (a replica without the lease shows it). */
+  private holderJudged: Evaluation = {};
   private leader = false;
   private frozen: string | null = null;
   private lastEvaluation: number | null = null;
@@ -117,7 +126,9 @@ export class RolloutRunner {
       const stored = this.states.get(id);
       this.exposures.delete(id);
       this.states.delete(id);
+      this.judged.delete(id);
       if (stored) this.emit([{ time: new Date(this.now()).toISOString(), operation: id, kind: 'plan-removed', from: stored.state.at, to: 'legacy', status: stored.state.status, by: 'config', reason: 'the plan was removed from the config: the route takes its configured mode' }]);
+      if (stored && typeof stored.state.at === 'number') this.options.onPagesStale?.(id);
       await this.options.store.remove(id).catch(() => undefined);
     }
     await this.tick();
@@ -130,19 +141,18 @@ export class RolloutRunner {
     for (let attempt = 0; attempt < 5; attempt++) {
       let stored: StoredState | undefined;
       try {
-        stored = (await this.options.store.load([id])).get(id);
+        stored = (await this.read([id])).get(id);
       } catch (error) {
         return { ok: false, status: 503, error: `the rollout store is out (${String(error)}): nothing was changed` };
       }
       const base = stored?.state ?? initialState(id, plan, this.now(), this.readsDone(id));
       const outcome = applyAction(stored && stored.state.plan !== planKey(plan) ? replan(base, plan, this.now()).state : base, plan, action, this.now());
       if (!outcome.ok) return { ok: false, status: 409, error: `${id} ${outcome.error}` };
-      const version = await this.options.store.put(outcome.state, stored?.version ?? null).catch(() => null);
-      if (version === null) return { ok: false, status: 503, error: 'the rollout store is out: nothing was changed' };
-      if (version === false) continue;
-      this.follow(id, { state: outcome.state, version });
+      const written = await this.write(outcome.state, stored).catch(() => null);
+      if (written === null) return { ok: false, status: 503, error: 'the rollout store is out: nothing was changed' };
+      if (written === false) continue;
       await this.record([outcome.event]);
-      return { ok: true, state: outcome.state };
+      return { ok: true, state: written.state };
     }
     return { ok: false, status: 409, error: `${id}: the rollout kept moving; try again` };
   }
@@ -156,7 +166,10 @@ export class RolloutRunner {
       lastEvaluation: this.lastEvaluation === null ? null : new Date(this.lastEvaluation).toISOString(),
       operations: [...this.plans].map(([operation, plan]) => {
         const state = this.states.get(operation)?.state ?? null;
-        return { operation, state, exposure: this.route(operation) ?? LEGACY, steps: plan.steps, last: state !== null && state.step === plan.steps.length - 1, judged: this.judged.get(operation) ?? null };
+        const own = this.leader ? this.judged.get(operation) : undefined;
+        const holder = this.leader ? undefined : this.holderJudged[operation];
+        const judged = own ? { ...own, by: 'this replica' as const } : holder ? { ...holder, by: 'lease holder' as const } : null;
+        return { operation, state, exposure: this.route(operation) ?? LEGACY, steps: plan.steps, last: state !== null && state.step === plan.steps.length - 1, judged, holdsNobody: judged?.holdsNobody ?? null };
       }),
       events: this.recent,
     };
@@ -182,16 +195,19 @@ export class RolloutRunner {
     const ids = [...this.plans.keys()];
     if (ids.length === 0) return;
     this.leader = await store.lead(this.config.rollout.evaluationMs * 3);
-    const loaded = await store.load(ids);
-    for (const [id, stored] of loaded) this.follow(id, stored);
-    if (store.kind !== 'memory') this.recent = await store.events(this.config.rollout.keepEvents);
-    if (!this.leader) return this.unfreeze();
+    await this.readEvents();
+    const loaded = await this.read(ids);
+    if (!this.leader) {
+      this.judged.clear();
+      this.holderJudged = await store.evaluation();
+      return this.unfreeze();
+    }
 
     const now = this.now();
     const decided: RolloutEvent[] = [];
     let countersOut = false;
     for (const [id, plan] of this.plans) {
-      let stored = loaded.get(id) ?? null;
+      const stored = loaded.get(id);
       let state = stored?.state ?? initialState(id, plan, now, this.readsDone(id));
       const events: RolloutEvent[] = [];
       if (state.plan !== planKey(plan)) {
@@ -208,21 +224,76 @@ export class RolloutRunner {
           const decision = evaluate(state, plan, { step: evidence?.step ?? EMPTY, recent: evidence?.recent ?? EMPTY, readsDone: this.readsDone(id) }, now);
           state = decision.state;
           events.push(...decision.events);
-          if (decision.judged) this.judged.set(id, { time: new Date(now).toISOString(), gates: decision.judged });
+          if (decision.judged) events.push(...this.judge(id, plan, decision.state, decision.judged, evidence?.step ?? EMPTY, now));
         }
       }
       if (stored && state === stored.state) continue;
-      const version = await store.put(state, stored?.version ?? null);
       // Moved meanwhile (an operator's action): its state stands, this decision is dropped.
-      if (version === false) continue;
-      stored = { state, version };
-      this.follow(id, stored);
+      if ((await this.write(state, stored)) === false) continue;
       decided.push(...events);
     }
     this.lastEvaluation = now;
+    await store.setEvaluation(Object.fromEntries(this.judged)).catch(() => undefined);
     if (countersOut) this.freeze('the fleet counters are out (Redis): judged on one replica, a step would move on a part of the evidence');
     else this.unfreeze();
     await this.record(decided);
+  }
+
+  /** The fleet's recent events (a shared store's), after putting back the copy this replica holds if the store lost them. */
+  private async readEvents(): Promise<void> {
+    const { store } = this.options;
+    if (store.kind === 'memory') return;
+    const keep = this.config.rollout.keepEvents;
+    const stored = await store.events(keep);
+    if (stored.length === 0 && this.recent.length > 0 && (await store.restoreEvents(this.recent))) return;
+    this.recent = stored.length > 0 ? stored : await store.events(keep);
+  }
+
+  /**
+   * The stored states of `ids`, after putting back any this replica had read that the store lost
+   * (or holds only a younger rollout of): a `restored` event each. Only a plan no replica ever saw
+   * starts at its first step.
+   */
+  private async read(ids: readonly OperationId[]): Promise<Map<OperationId, StoredState>> {
+    const { store } = this.options;
+    const loaded = await store.load(ids);
+    const restored: RolloutEvent[] = [];
+    for (const id of ids) {
+      const held = this.states.get(id);
+      if (held === undefined || !mayRestore(held, loaded.get(id))) continue;
+      if (await store.restore(held)) {
+        loaded.set(id, held);
+        const { at, status } = held.state;
+        restored.push({ time: new Date(this.now()).toISOString(), operation: id, kind: 'restored', from: at, to: at, status, by: 'controller', reason: `the shared store had lost this rollout's state (restarted empty, or the key evicted or deleted): put back version ${held.version} as this replica last read it` });
+      } else {
+        const found = (await store.load([id])).get(id);
+        if (found) loaded.set(id, found);
+        else loaded.delete(id);
+      }
+    }
+    for (const [id, stored] of loaded) this.follow(id, stored);
+    await this.record(restored);
+    return loaded;
+  }
+
+  /** Writes `state` over `stored` (compare-and-set) and follows it; false when it moved meanwhile. */
+  private async write(next: RolloutState, stored: StoredState | undefined): Promise<StoredState | false> {
+    const state = afterMove(stored?.state, next);
+    const version = await this.options.store.put(state, stored?.version ?? null);
+    if (version === false) return false;
+    const written = { state, version };
+    this.follow(state.operation, written);
+    if (state.pageEpoch !== (stored?.state.pageEpoch ?? state.pageEpoch)) this.options.onPagesStale?.(state.operation);
+    return written;
+  }
+
+  /** Keeps this evaluation's gates for the views; says once per step when a percentage step holds none of the clients seen in it (it would wait for ever). */
+  private judge(id: OperationId, plan: RolloutPlan, state: RolloutState, gates: readonly GateResult[], step: WindowEvidence, now: number): RolloutEvent[] {
+    const idle = state.status === 'running' && now - state.since >= this.config.rollout.evaluationMs ? holdsNobody(state.at, step.counts, plan) : null;
+    const known = this.judged.get(id)?.holdsNobody ?? null;
+    this.judged.set(id, { time: new Date(now).toISOString(), gates, holdsNobody: idle });
+    if (idle === null || known !== null) return [];
+    return [{ time: new Date(now).toISOString(), operation: id, kind: 'holds-nobody', from: state.at, to: state.at, status: state.status, by: 'controller', reason: idle }];
   }
 
   /** The step's and the last period's counts; undefined when only this replica's are to be had in a fleet. */
@@ -253,8 +324,9 @@ export class RolloutRunner {
   }
 
   private follow(id: OperationId, stored: StoredState): void {
+    if (this.states.get(id) === stored) return;
     this.states.set(id, stored);
-    this.exposures.set(id, exposureOf(stored.state.at));
+    this.exposures.set(id, { ...exposureOf(stored.state.at), pageEpoch: stored.state.pageEpoch });
   }
 
   private freeze(reason: string): void {

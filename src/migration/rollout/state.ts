@@ -31,6 +31,10 @@ export interface RolloutState {
   readonly reason: string;
   /** Legacy's error rate and p95 when last measured with enough samples, for steps where legacy answers too few. */
   readonly baseline?: { readonly errorRate: number; readonly p95Ms: number | null };
+  /** Epoch ms this rollout's first state was made: of two states of one plan, the older rollout is the one to keep (a restore). */
+  readonly born: number;
+  /** +1 at each move that takes clients off api2: the api2 pages' key carries it, so none outlives the move. */
+  readonly pageEpoch: number;
 }
 
 /** One gate's judgement, with the numbers that decided it. */
@@ -44,7 +48,12 @@ export interface GateResult {
   readonly samples: number;
 }
 
-export type RolloutEventKind = 'start' | 'promote' | 'gate-failed' | 'rollback' | 'pause' | 'resume' | 'plan-changed' | 'plan-removed' | 'frozen' | 'unfrozen';
+/**
+ * restored: the shared store had lost the state (Redis restarted empty, or evicted the key) and a
+ * replica put back the one it last read; holds-nobody: a percentage step none of the clients seen
+ * in it falls in (it cannot gather api2 evidence).
+ */
+export type RolloutEventKind = 'start' | 'promote' | 'gate-failed' | 'rollback' | 'pause' | 'resume' | 'plan-changed' | 'plan-removed' | 'frozen' | 'unfrozen' | 'restored' | 'holds-nobody';
 
 export interface RolloutEvent {
   readonly time: string;

@@ -12,11 +12,14 @@
 import type { OperationId } from '../../catalogue/operations.js';
 import type { RolloutPlan, RolloutStep } from '../../config/rollout.js';
 import type { RouteMode } from '../../config/schema.js';
+import type { OperationEvidence } from './gates.js';
 import type { Position, RolloutEvent, RolloutState } from './state.js';
 
 export interface Exposure {
   readonly mode: RouteMode;
   readonly canaryPercent: number;
+  /** The rollout state's page epoch (RolloutState.pageEpoch), on a route the rollout moves. */
+  readonly pageEpoch?: number;
 }
 
 export function exposureOf(at: Position): Exposure {
@@ -38,6 +41,18 @@ export function positionLabel(at: Position): string {
 
 export function positionOf(plan: RolloutPlan, step: number): Position {
   return step < 0 ? 'legacy' : (plan.steps[step] as RolloutStep);
+}
+
+/**
+ * Why a percentage step holds nobody, or null: the clients seen in it (`minSamples` of legacy's
+ * own answers at least) all fall outside its share, so api2 answers none of them and the step
+ * cannot gather the evidence to move (with few clients, a small first percentage often does this).
+ */
+export function holdsNobody(at: Position, counts: OperationEvidence, plan: RolloutPlan): string | null {
+  if (typeof at !== 'number' || at >= 100) return null;
+  const legacy = counts.legacy.requests - counts.fallbacks;
+  if (counts.api2.requests + counts.fallbacks > 0 || legacy < plan.minSamples) return null;
+  return `the ${at} % step holds no client seen in it (${legacy} requests, every one answered by legacy): it cannot gather api2 evidence; promote it by hand, or plan a larger percentage`;
 }
 
 /** A short fingerprint of a plan (FNV-1a over its JSON), to notice that the file changed it. */
@@ -65,8 +80,18 @@ export function planKey(plan: RolloutPlan): string {
 
 /** The first state of a plan: its first step, or waiting on legacy (a write whose reads have not finished). */
 export function initialState(operation: OperationId, plan: RolloutPlan, now: number, readsDone: boolean): RolloutState {
-  if (!readsDone) return { operation, step: -1, at: 'legacy', status: 'waiting', since: now, plan: planKey(plan), reason: 'waiting for the reads of its resource to finish their rollout' };
-  return { operation, step: 0, at: positionOf(plan, 0), status: 'running', since: now, plan: planKey(plan), reason: 'plan started' };
+  const fresh = { operation, since: now, plan: planKey(plan), born: now, pageEpoch: 0 };
+  if (!readsDone) return { ...fresh, step: -1, at: 'legacy', status: 'waiting', reason: 'waiting for the reads of its resource to finish their rollout' };
+  return { ...fresh, step: 0, at: positionOf(plan, 0), status: 'running', reason: 'plan started' };
+}
+
+/**
+ * `next` as it is stored after `previous`: a move that takes clients off api2 (a rollback, a step
+ * down, a changed plan) starts a new page epoch, so no api2 page from before it is served after it.
+ */
+export function afterMove(previous: RolloutState | undefined, next: RolloutState): RolloutState {
+  if (previous === undefined || typeof previous.at !== 'number' || exposureRank(next.at) >= exposureRank(previous.at)) return next;
+  return { ...next, pageEpoch: previous.pageEpoch + 1 };
 }
 
 /** The state under a plan that differs from the one it was decided under (the rule is in the header of this module). */

@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createMemoryStore } from '../store.js';
+import { createMemoryStore, readState } from '../store.js';
 import type { RolloutStore, StoredState } from '../store.js';
 import type { RolloutEvent } from '../state.js';
 
@@ -20,7 +20,8 @@ export async function createFileStore(path: string): Promise<RolloutStore> {
   try {
     const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<StateFile>;
     if (typeof parsed !== 'object' || parsed === null || typeof parsed.states !== 'object' || !Array.isArray(parsed.events)) throw new Error('not a rollout state file');
-    initial = { states: parsed.states ?? {}, events: parsed.events };
+    const states = Object.entries(parsed.states ?? {}).map(([id, stored]) => [id, { ...stored, state: readState(stored.state) }]);
+    initial = { states: Object.fromEntries(states) as Record<string, StoredState>, events: parsed.events };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`rollout.stateFile ${path} cannot be read as a rollout state file (${(error as Error).message})`);
   }

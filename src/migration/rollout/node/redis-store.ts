@@ -4,23 +4,44 @@
  * that is out makes every call reject, and the runner then freezes every step where it is.
  *
  * Keys (p = `<keyPrefix>v1:rollout:`):
- *   p s:<operation>   hash { v: version, s: state JSON }, written by compare-and-set (PUT_SCRIPT)
- *   p events          list of event JSON, newest first, trimmed to `rollout.keepEvents`
+ *   p s:<operation>   hash { v: version, s: state JSON, b: the rollout's birth }, written by
+ *                     compare-and-set (PUT_SCRIPT), put back after a loss by RESTORE_SCRIPT
+ * None of these keys but the lease has a TTL: under `volatile-lru` (deploy/k8s/redis.yaml) Redis
+ * never evicts them (docs/fleet.md).
+ *   p events          list of event JSON, newest first, trimmed to `rollout.keepEvents`; a lost
+ *                     list is put back from a replica's copy (RESTORE_EVENTS_SCRIPT)
  *   p lease           the evaluation lease: a replica's token, SET NX PX, renewed by its holder
+ *   p evaluation      the lease holder's last evaluation (JSON), for the other replicas' views
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { OperationId } from '../../../catalogue/operations.js';
 import type { RedisTierConfig } from '../../../config/fleet.js';
 import type { RolloutEvent, RolloutState } from '../state.js';
-import type { RolloutStore, StoredState } from '../store.js';
+import { readState } from '../store.js';
+import type { Evaluation, RolloutStore, StoredState } from '../store.js';
 
-/** KEYS: state. ARGV: expected version ('' when none), state JSON. Returns the new version, or -1 when it moved. */
+/** KEYS: state. ARGV: expected version ('' when none), state JSON, birth. Returns the new version, or -1 when it moved. */
 const PUT_SCRIPT = `local v = redis.call('HGET', KEYS[1], 'v')
 if (v or '') ~= ARGV[1] then return -1 end
 local next = (tonumber(v) or 0) + 1
-redis.call('HSET', KEYS[1], 'v', next, 's', ARGV[2])
+redis.call('HSET', KEYS[1], 'v', next, 's', ARGV[2], 'b', ARGV[3])
 return next`;
+
+/** KEYS: state. ARGV: version, state JSON, birth. Puts them back unless held at that version or newer, or by an older rollout (store.ts mayRestore). 1 when put back. */
+const RESTORE_SCRIPT = `local v = redis.call('HGET', KEYS[1], 'v')
+if v then
+  local b = tonumber(redis.call('HGET', KEYS[1], 'b') or '0')
+  if b < tonumber(ARGV[3]) then return 0 end
+  if b == tonumber(ARGV[3]) and tonumber(v) >= tonumber(ARGV[1]) then return 0 end
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2], 'b', ARGV[3])
+return 1`;
+
+/** KEYS: events. ARGV: events JSON, newest first. Puts them back only into an empty (lost) list; 1 when put back. */
+const RESTORE_EVENTS_SCRIPT = `if redis.call('LLEN', KEYS[1]) > 0 then return 0 end
+redis.call('RPUSH', KEYS[1], unpack(ARGV))
+return 1`;
 
 /** KEYS: lease. ARGV: token, ttl ms. 1 while the lease is ours (renewed), 0 when another replica holds it. */
 const LEAD_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
@@ -32,7 +53,9 @@ const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return red
 return 0`;
 
 type Scripted = Redis & {
-  rolloutPut(key: string, expected: string, state: string): Promise<number>;
+  rolloutPut(key: string, expected: string, state: string, born: number): Promise<number>;
+  rolloutRestore(key: string, version: number, state: string, born: number): Promise<number>;
+  rolloutRestoreEvents(key: string, ...events: string[]): Promise<number>;
   rolloutLead(key: string, token: string, ttl: number): Promise<number>;
   rolloutRelease(key: string, token: string): Promise<number>;
 };
@@ -48,6 +71,8 @@ export async function createRedisStore(config: RedisTierConfig): Promise<Rollout
   }) as Scripted;
   redis.on('error', () => undefined); // a call that fails freezes the rollout; the runner says so once
   redis.defineCommand('rolloutPut', { numberOfKeys: 1, lua: PUT_SCRIPT });
+  redis.defineCommand('rolloutRestore', { numberOfKeys: 1, lua: RESTORE_SCRIPT });
+  redis.defineCommand('rolloutRestoreEvents', { numberOfKeys: 1, lua: RESTORE_EVENTS_SCRIPT });
   redis.defineCommand('rolloutLead', { numberOfKeys: 1, lua: LEAD_SCRIPT });
   redis.defineCommand('rolloutRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
   const p = `${config.keyPrefix}v1:rollout:`;
@@ -66,13 +91,16 @@ export async function createRedisStore(config: RedisTierConfig): Promise<Rollout
       const states = new Map<OperationId, StoredState>();
       operations.forEach((id, i) => {
         const [version, json] = read[i] ?? [];
-        if (version && json) states.set(id, { version: Number(version), state: JSON.parse(json) as RolloutState });
+        if (version && json) states.set(id, { version: Number(version), state: readState(JSON.parse(json) as RolloutState) });
       });
       return states;
     },
     async put(state, expected) {
-      const version = await redis.rolloutPut(`${p}s:${state.operation}`, expected === null ? '' : String(expected), JSON.stringify(state));
+      const version = await redis.rolloutPut(`${p}s:${state.operation}`, expected === null ? '' : String(expected), JSON.stringify(state), state.born);
       return version < 0 ? false : version;
+    },
+    async restore({ state, version }) {
+      return (await redis.rolloutRestore(`${p}s:${state.operation}`, version, JSON.stringify(state), state.born)) === 1;
     },
     async remove(operation) {
       await redis.del(`${p}s:${operation}`);
@@ -84,6 +112,17 @@ export async function createRedisStore(config: RedisTierConfig): Promise<Rollout
     async events(limit) {
       const listed = await redis.lrange(`${p}events`, 0, limit - 1);
       return listed.map((line) => JSON.parse(line) as RolloutEvent).reverse();
+    },
+    async restoreEvents(history) {
+      if (history.length === 0) return false;
+      return (await redis.rolloutRestoreEvents(`${p}events`, ...history.map((e) => JSON.stringify(e)).reverse())) === 1;
+    },
+    async setEvaluation(evaluation) {
+      await redis.set(`${p}evaluation`, JSON.stringify(evaluation));
+    },
+    async evaluation() {
+      const json = await redis.get(`${p}evaluation`);
+      return json ? (JSON.parse(json) as Evaluation) : {};
     },
     async lead(ttlMs) {
       return (await redis.rolloutLead(`${p}lease`, token, ttlMs)) === 1;

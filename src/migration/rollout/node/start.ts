@@ -13,6 +13,7 @@
 import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
 import { isOperationId } from '../../../catalogue/operations.js';
+import type { OperationId } from '../../../catalogue/operations.js';
 import type { GatewayConfig } from '../../../config/schema.js';
 import type { AdminAction, AdminView } from '../../../observability/admin-routes.js';
 import { ROLLOUT_ACTIONS } from '../actions.js';
@@ -34,8 +35,8 @@ async function storeFor(config: GatewayConfig, counters: EvidenceSource): Promis
   return createMemoryStore();
 }
 
-export async function startRollout(config: GatewayConfig, counters: EvidenceSource, onEvent: (event: RolloutEvent) => void): Promise<RolloutRunner> {
-  const runner = new RolloutRunner({ config, store: await storeFor(config, counters), counters, onEvent });
+export async function startRollout(config: GatewayConfig, counters: EvidenceSource, onEvent: (event: RolloutEvent) => void, onPagesStale: (operation: OperationId) => void): Promise<RolloutRunner> {
+  const runner = new RolloutRunner({ config, store: await storeFor(config, counters), counters, onEvent, onPagesStale });
   await runner.start();
   return runner;
 }
