@@ -3,7 +3,8 @@
  * lease), from the fleet's counters, and both serve the step it decided. Each move is decided
  * once for the fleet. api2 starting to fail sends the route back on both, with no client
  * answered a 5xx; a dead Redis freezes the step (nothing moves, clients still answered); a
- * replica that starts later picks the stored state up.
+ * replica that starts later picks the stored state up. Only the lease holder shows an evaluation
+ * of its own.
  */
 import { describe, expect, it } from 'vitest';
 import { startLegacySandbox } from '../src/sandbox/start.js';
@@ -38,6 +39,10 @@ describe('a rollout over two replicas and one Redis', () => {
     // Each replica's `leader` is what its last tick saw: a tick late past the lease (3 periods, a loaded machine) may show two for a moment, so wait for one.
     await until('one lease holder', () => [a, b].filter((g) => snapshot(g).leader).length === 1);
     expect(snapshot(a).store).toBe('redis');
+    // The lease holder alone shows an evaluation of its own; the other shows the holder's, marked so.
+    await until('an evaluation shown on both', () => [a, b].every((g) => snapshot(g).operations[0]?.judged != null));
+    const shown = [a, b].map((g) => ({ leader: snapshot(g).leader, by: snapshot(g).operations[0]?.judged?.by }));
+    expect(shown.map(({ leader, by }) => `${leader}:${by}`).sort()).toEqual(['false:lease holder', 'true:this replica']);
     // The fleet's events (the lease holder writes the state, then the events): each promotion decided once.
     await until('the promotions shown', () => snapshot(a).events.filter((e) => e.kind === 'promote').length >= 2);
     const events = snapshot(a).events.filter((e) => e.kind === 'promote').map((e) => `${e.from}→${e.to}`);

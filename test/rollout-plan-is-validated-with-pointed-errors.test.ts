@@ -43,9 +43,18 @@ describe('rollout plans', () => {
     expect(errors[0]).toMatch(/^routes\["favorites\.create"\]\.rollout: favorites\.create cannot be rolled out to api2: /);
   });
 
-  it('refuses a mode set beside a plan, and a canary percent', () => {
-    const errors = errorsOf({ routes: { 'recipes.search': { mode: 'canary', canaryPercent: 5, rollout: { steps: [10, 100] } } } });
-    expect(errors).toContain('routes["recipes.search"].mode: is decided by the rollout plan (routes["recipes.search"].rollout): leave mode out, or remove the plan');
+  it('refuses a mode of any value set beside a plan, and a canary percent, naming the plan', () => {
+    const plan = 'routes["recipes.search"].rollout, steps [10,100]';
+    expect(errorsOf({ routes: { 'recipes.search': { mode: 'canary', canaryPercent: 5, rollout: { steps: [10, 100] } } } })).toEqual([
+      `routes["recipes.search"].mode: is decided by the rollout plan (${plan}): leave mode out, or remove the plan`,
+      `routes["recipes.search"].canaryPercent: is decided by the rollout plan (${plan}): leave canaryPercent out, or remove the plan`,
+    ]);
+    expect(errorsOf({ routes: { 'recipes.search': { mode: 'legacy', rollout: { steps: [10, 100] } } } })).toEqual([
+      `routes["recipes.search"].mode: is decided by the rollout plan (${plan}): leave mode out, or remove the plan`,
+    ]);
+    expect(errorsOf({ routes: { 'recipes.search': { canaryPercent: 0, rollout: { steps: [10, 100] } } } })).toEqual([
+      `routes["recipes.search"].canaryPercent: is decided by the rollout plan (${plan}): leave canaryPercent out, or remove the plan`,
+    ]);
   });
 
   it('refuses steps that do not grow, a shadow step after the first, and a shadow step without its gate', () => {

@@ -186,10 +186,10 @@ export const GatewayConfigSchema = z
           if (API2_MODES.includes(route.mode) && !move.canMove) {
             ctx.addIssue({ code: 'custom', path: [id, 'mode'], message: `${id} cannot be routed to api2 (${route.mode}): ${move.reason}; keep it on legacy` });
           }
-          if (route.mode === 'canary' && route.canaryPercent === undefined) {
+          if (route.mode === 'canary' && route.canaryPercent === undefined && !route.rollout) {
             ctx.addIssue({ code: 'custom', path: [id, 'canaryPercent'], message: 'is required in canary mode (the share of clients sent to api2, 0-100)' });
           }
-          if (route.canaryPercent !== undefined && route.mode !== 'canary') {
+          if (route.canaryPercent !== undefined && route.mode !== 'canary' && !route.rollout) {
             ctx.addIssue({ code: 'custom', path: [id, 'canaryPercent'], message: `applies to canary mode only (this route is ${route.mode})` });
           }
           if (route.rollout) rolloutIssues(id, route, ctx);
@@ -298,9 +298,6 @@ function rolloutIssues(id: OperationId, route: RouteConfig, ctx: z.RefinementCtx
     ctx.addIssue({ code: 'custom', path: [id, 'rollout'], message: `${id} cannot be rolled out to api2: ${move.reason}` });
     return;
   }
-  if (route.mode !== 'legacy') {
-    ctx.addIssue({ code: 'custom', path: [id, 'mode'], message: `is decided by the rollout plan (routes["${id}"].rollout): leave mode out, or remove the plan` });
-  }
   if (OPERATIONS.find((op) => op.id === id)?.safe) return;
   route.rollout?.steps.forEach((step, index) => {
     if (step === 'shadow') {
@@ -375,11 +372,30 @@ export type GatewayConfig = z.output<typeof GatewayConfigSchema>;
 
 export type ConfigResult = { ok: true; config: GatewayConfig } | { ok: false; errors: string[] };
 
+/**
+ * A plan decides the mode and the canary percent: either key beside it, of any value, is refused
+ * naming the plan. Read on the document as written: the parsed config cannot tell an explicit
+ * `"mode": "legacy"` from the default.
+ */
+function keysBesidePlans(document: unknown): CrossSectionIssue[] {
+  const routes = objectOr(objectOr(document)?.['routes']) ?? {};
+  return Object.entries(routes).flatMap(([id, value]) => {
+    const route = objectOr(value);
+    if (!route?.['rollout']) return [];
+    const steps = objectOr(route['rollout'])?.['steps'];
+    const plan = `routes["${id}"].rollout${Array.isArray(steps) ? `, steps ${JSON.stringify(steps)}` : ''}`;
+    return (['mode', 'canaryPercent'] as const)
+      .filter((key) => route[key] !== undefined)
+      .map((key) => ({ path: ['routes', id, key], message: `is decided by the rollout plan (${plan}): leave ${key} out, or remove the plan` }));
+  });
+}
+
 /** Validates a parsed document; errors read `<key.path>: <rule>`. */
 export function parseConfig(document: unknown): ConfigResult {
   const result = GatewayConfigSchema.safeParse(document);
-  if (result.success) return { ok: true, config: result.data };
-  const errors = result.error.issues.map((issue) => `${keyPath(issue.path) || '(root)'}: ${issue.message}`);
+  const besidePlans = keysBesidePlans(document).map((issue) => `${keyPath(issue.path)}: ${issue.message}`);
+  if (result.success) return besidePlans.length === 0 ? { ok: true, config: result.data } : { ok: false, errors: besidePlans };
+  const errors = [...result.error.issues.map((issue) => `${keyPath(issue.path) || '(root)'}: ${issue.message}`), ...besidePlans];
   for (const issue of crossSectionIssues(document)) {
     const error = `${keyPath(issue.path)}: ${issue.message}`;
     if (!errors.includes(error)) errors.push(error);

@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     if (!result.ok) return fail(result.errors);
     const problems = await startProblems(result.config);
     if (problems.length > 0) return fail(problems.map((problem) => `${configPath}: ${problem}`));
+    for (const warning of await sandboxReach(result.config)) console.error(`${configPath}: warning: ${warning}`);
     console.log(`${configPath}: valid`);
     return;
   }
@@ -193,6 +194,14 @@ async function main(): Promise<void> {
       `  metrics: ${gateway.metricsUrl ?? 'not served'}\n` +
       gateway.notes.map((note) => `  note: ${note}\n`).join(''),
   );
+}
+
+/** The percentage steps the sandbox's clients cannot reach (a plan tried on the sandbox would wait there for ever). */
+async function sandboxReach(config: GatewayConfig): Promise<string[]> {
+  if (!Object.values(config.routes).some((route) => route.rollout)) return [];
+  const [{ SANDBOX_API_KEYS, SANDBOX_LOGINS }, { unreachedSteps }] = await Promise.all([import('../dataset/dataset.js'), import('../migration/rollout/reach.js')]);
+  const users = [null, ...Object.values(SANDBOX_LOGINS).map((login) => login.user)];
+  return unreachedSteps(config, Object.values(SANDBOX_API_KEYS).flatMap((apiKey) => users.map((user) => ({ apiKey, user }))), 'sandbox');
 }
 
 function fail(errors: string[]): void {

@@ -76,7 +76,7 @@ function isGate(value: unknown): value is GateResult {
 }
 
 /** A failed gate is judged before what it decides (a rollback or pause at the same instant). */
-const KIND_ORDER = ['start', 'plan-changed', 'plan-removed', 'frozen', 'unfrozen', 'gate-failed', 'rollback', 'pause', 'promote', 'resume'];
+const KIND_ORDER = ['start', 'plan-changed', 'plan-removed', 'frozen', 'unfrozen', 'restored', 'gate-failed', 'rollback', 'pause', 'promote', 'resume', 'holds-nobody'];
 const rank = (kind: string): number => {
   const found = KIND_ORDER.indexOf(kind);
   return found < 0 ? KIND_ORDER.length : found;
