@@ -105,6 +105,9 @@ describe('deploy/k8s', () => {
     expect(redisService.spec.ports.map((p: { port: number }) => p.port)).toContain(Number(redisUrl.port));
     const redisDeployment = all.find((m) => m.kind === 'Deployment' && m.metadata.name !== deployment.metadata.name);
     expect(redisDeployment?.spec.template.metadata.labels).toMatchObject(redisService.spec.selector);
+    // Evicts only keys with a TTL: the rollout's keys have none (test/fleet-redis-keys-without-a-ttl-are-the-rollout-state.test.ts).
+    const redisArgs: string[] = redisDeployment?.spec.template.spec.containers[0].args ?? [];
+    expect(redisArgs[redisArgs.indexOf('--maxmemory-policy') + 1]).toBe('volatile-lru');
   });
 
   it('selects the gateway pods from the Service, the PodDisruptionBudget and the autoscaler', async () => {

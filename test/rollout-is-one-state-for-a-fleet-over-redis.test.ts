@@ -7,29 +7,21 @@
  * of its own.
  */
 import { describe, expect, it } from 'vitest';
-import { startLegacySandbox } from '../src/sandbox/start.js';
-import { startApi2Front } from './support/api2-front.js';
 import { redisOverrides, waitReady } from './support/fleet.js';
 import { startTestGateway } from './support/gateway.js';
-import { startTestRedis } from './support/redis-server.js';
 import { send } from './support/http.js';
-import { TOKEN, positionOf, rolloutConfig, snapshot, traffic, until } from './support/rollout.js';
+import { TOKEN, positionOf, rolloutConfig, snapshot, startFleetUpstreams, traffic, until } from './support/rollout.js';
 import { closedAfterEachTest } from './support/cleanup.js';
 
 const cleanup = closedAfterEachTest();
 
 describe('a rollout over two replicas and one Redis', () => {
   it('moves once for the fleet, serves one step on both, goes back on failure and freezes while Redis is dead', async () => {
-    const redis = await startTestRedis();
-    cleanup.push(() => redis.close());
-    const legacy = await startLegacySandbox();
-    cleanup.push(() => legacy.close());
-    const front = await startApi2Front();
-    cleanup.push(() => front.close());
-    const config = rolloutConfig(front, legacy.origin, { ...redisOverrides(redis, { required: false }), traffic: { breakers: { api2: { failureThreshold: 1000 } } } });
-    const a = await startTestGateway(legacy.origin, config);
+    const { redis, legacyOrigin, front } = await startFleetUpstreams(cleanup);
+    const config = rolloutConfig(front, legacyOrigin, { ...redisOverrides(redis, { required: false }), traffic: { breakers: { api2: { failureThreshold: 1000 } } } });
+    const a = await startTestGateway(legacyOrigin, config);
     cleanup.push(() => a.close());
-    const b = await startTestGateway(legacy.origin, config);
+    const b = await startTestGateway(legacyOrigin, config);
     cleanup.push(() => b.close());
     await Promise.all([waitReady(a), waitReady(b)]);
     const load = traffic([a, b]);
@@ -61,7 +53,7 @@ describe('a rollout over two replicas and one Redis', () => {
     const held = await send(a.origin, { method: 'POST', target: '/admin/rollout/recipes.search/pause', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(held.status).toBe(200);
     const pausedAt = (held.json() as { state: { at: unknown } }).state.at;
-    const c = await startTestGateway(legacy.origin, config);
+    const c = await startTestGateway(legacyOrigin, config);
     cleanup.push(() => c.close());
     expect(snapshot(c).operations[0]?.state).toMatchObject({ status: 'paused', at: pausedAt });
     expect((await send(a.origin, { method: 'POST', target: '/admin/rollout/recipes.search/resume', headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);

@@ -8,16 +8,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startLegacySandbox } from '../src/sandbox/start.js';
 import type { Position } from '../src/migration/rollout/state.js';
-import { startApi2Front } from './support/api2-front.js';
 import { closedAfterEachTest } from './support/cleanup.js';
 import { redisOverrides, waitReady } from './support/fleet.js';
 import { startTestGateway } from './support/gateway.js';
 import type { TestGateway } from './support/gateway.js';
 import { send } from './support/http.js';
-import { startTestRedis } from './support/redis-server.js';
-import { EVALUATION_MS, TOKEN, positionOf, rolloutConfig, snapshot, traffic, until } from './support/rollout.js';
+import { EVALUATION_MS, TOKEN, positionOf, rolloutConfig, snapshot, startFleetUpstreams, traffic, until } from './support/rollout.js';
 
 const cleanup = closedAfterEachTest();
 const STATE_KEY = 'rg:v1:rollout:s:recipes.search';
@@ -41,20 +38,15 @@ async function positionsOver(gateways: readonly TestGateway[], ms: number): Prom
 
 describe('a rollout over an emptied Redis', () => {
   it('puts back the state the replicas last read: rolled back stays rolled back, paused stays paused, running goes on at its step', async () => {
-    const redis = await startTestRedis();
-    cleanup.push(() => redis.close());
-    const legacy = await startLegacySandbox();
-    cleanup.push(() => legacy.close());
-    const front = await startApi2Front();
-    cleanup.push(() => front.close());
+    const { redis, legacyOrigin, front } = await startFleetUpstreams(cleanup);
     const dir = await mkdtemp(join(tmpdir(), 'rollout-restore-'));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const replica = async (name: string) => {
-      const config = rolloutConfig(front, legacy.origin, {
+      const config = rolloutConfig(front, legacyOrigin, {
         ...redisOverrides(redis, { required: false, keyPrefix: 'rg:' }),
         observability: { admin: { bearerToken: TOKEN }, log: { destination: join(dir, `${name}.log`) } },
       });
-      const gateway = await startTestGateway(legacy.origin, config);
+      const gateway = await startTestGateway(legacyOrigin, config);
       cleanup.push(() => gateway.close());
       return gateway;
     };

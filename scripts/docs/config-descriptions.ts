@@ -59,7 +59,7 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'cache.redis.connectTimeoutMs': 'connection timeout to Redis',
   'cache.redis.retryMs': 'how often an out Redis is probed',
   'cache.redis.lockTtlMs': "a single-flight lock's life: the longest a replica that died holding it can delay a page",
-  'cache.redis.maxEntryBytes': "larger pages stay in L1 only; Redis's own `maxmemory` (allkeys-lru) bounds the total",
+  'cache.redis.maxEntryBytes': "larger pages stay in L1 only; Redis's own `maxmemory` (volatile-lru: deploy/k8s/redis.yaml) bounds the total",
   'cache.edgeCacheApi': 'on the edge (workerd): the Workers Cache API as the shared tier of a data centre\'s isolates',
   'limits.readyDelayMs': 'SIGTERM/SIGINT: how long /readyz answers 503 while the listener still serves, before the drain (load balancers notice)',
   workers: 'gateway processes (node:cluster workers sharing the listeners, each with its own pools and cache): a number, or `auto` for one per core; 1 by default (the container case: the orchestrator scales)',

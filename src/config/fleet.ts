@@ -24,7 +24,7 @@ export const RedisTierConfigSchema = z
     retryMs: z.number().int().min(50).max(60_000).default(1_000),
     /** A single-flight lock's life: the longest a replica that died holding it can delay a page. */
     lockTtlMs: z.number().int().min(100).max(120_000).default(5_000),
-    /** Larger pages stay in L1 only. Redis's own `maxmemory` (with allkeys-lru) bounds the total. */
+    /** Larger pages stay in L1 only. Redis's own `maxmemory` (with volatile-lru) bounds the total. */
     maxEntryBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   })
   .strict();

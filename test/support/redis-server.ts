@@ -1,6 +1,6 @@
 /**
  * A real redis-server (found on PATH) for a test: on 127.0.0.1, a free port, no persistence, a
- * bounded memory with LRU eviction. It can be killed (SIGKILL, as a crash) and started again on
+ * bounded memory with LRU eviction of the keys with a TTL (volatile-lru, as deploy/k8s/redis.yaml). It can be killed (SIGKILL, as a crash) and started again on
  * the same port, and is stopped by close().
  */
 import { freePort } from './started-process.js';
@@ -43,7 +43,7 @@ export async function startTestRedis(): Promise<TestRedis> {
   let child: ChildProcess | undefined;
   const clients: Redis[] = [];
   const start = async (): Promise<void> => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory', '64mb', '--maxmemory-policy', 'allkeys-lru'];
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory', '64mb', '--maxmemory-policy', 'volatile-lru'];
     child = spawn('redis-server', args, { stdio: 'ignore' });
     child.on('error', () => undefined);
     await waitForPing(port);

@@ -16,6 +16,8 @@ import type { TestGateway } from './gateway.js';
 import { basic, send } from './http.js';
 import { waitFor } from './wait.js';
 import type { Cleanup } from './cleanup.js';
+import { startTestRedis } from './redis-server.js';
+import type { TestRedis } from './redis-server.js';
 
 export const EVALUATION_MS = 200;
 export const TOKEN = 'rollout-test-admin-token-0123456789';
@@ -83,6 +85,17 @@ export const positionOf = (gateway: TestGateway): Position | undefined => snapsh
 
 /** Waits (30 s at the most) until the rollout is where `what` says. */
 export const until = (what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> => waitFor(condition, timeoutMs, what);
+
+/** A real redis-server, a legacy sandbox and an api2 front for a fleet's replicas; each is closed by `cleanup`. */
+export async function startFleetUpstreams(cleanup: Cleanup): Promise<{ redis: TestRedis; legacyOrigin: string; front: Api2Front }> {
+  const redis = await startTestRedis();
+  cleanup.push(() => redis.close());
+  const legacy = await startLegacySandbox();
+  cleanup.push(() => legacy.close());
+  const front = await startApi2Front();
+  cleanup.push(() => front.close());
+  return { redis, legacyOrigin: legacy.origin, front };
+}
 
 /** A legacy sandbox, an api2 front and a gateway with the rollout config (and `extra`); each is closed by `cleanup`. */
 export async function startRolloutRig(cleanup: Cleanup, extra: Partial<GatewayConfigInput> = {}): Promise<{ front: Api2Front; gateway: TestGateway }> {
