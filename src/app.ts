@@ -64,6 +64,8 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
   if (deps.admin) mountAdminRoutes(app, deps.admin);
 
   const logDetails = deps.onRecord && config.observability.log.enabled;
+  // One identity for the usage log and a plan's cohorts: the same hash and label.
+  const identifier = deps.identifier ?? identifierFromConfig(config.observability);
   const mappingContext = { memory: deps.shared?.memory ?? createMappingMemory(), options: { noPhotoImageUrl: config.api2.noPhotoImageUrl } };
   const searchCache = deps.shared?.searchCache !== undefined ? deps.shared.searchCache : createSearchCache(config);
   const upstreams = guardedUpstreams(deps.upstreams, config, deps.onBreaker);
@@ -85,13 +87,13 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
         routeMode: (operation) => route(operation).mode,
       },
       sink: deps.onRecord,
-      details: logDetails ? { identifier: deps.identifier ?? identifierFromConfig(config.observability) } : undefined,
+      details: logDetails ? { identifier } : undefined,
       guards: [
         methodGuard,
         config.acceptedHosts ? hostGuard(served) : undefined,
         schemePolicy(config.plainHttpCredentials, config.listen.https?.port, served),
       ],
-      dispatch: dispatch({ config, upstreams, runtime: deps.runtime, mappingContext, searchCache, shadow, route, api2Open: () => upstreams.breakers['api2']?.state() === 'open' }),
+      dispatch: dispatch({ config, upstreams, runtime: deps.runtime, mappingContext, searchCache, shadow, route, api2Open: () => upstreams.breakers['api2']?.state() === 'open', clientOf: (apiKey) => identifier.client(apiKey) }),
     }),
   );
 

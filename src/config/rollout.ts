@@ -10,9 +10,30 @@
  */
 import { z } from 'zod';
 
-/** `shadow`, or the share of clients (percent, more than 0, at most 100) answered by api2. */
-export const RolloutStepSchema = z.union([z.literal('shadow'), z.number().gt(0).max(100)]);
+/**
+ * A client a plan names: the label the usage log writes for it (`observability.clientLabels`), or
+ * its 16-hex-digit client hash.
+ */
+const ClientNameSchema = z.string().min(1).max(200);
+
+/**
+ * A cohort step: api2 for the named clients (and for those of the cohort steps before it, at every
+ * later step), plus `percent` of the other clients (default 0).
+ */
+export const CohortStepSchema = z
+  .object({
+    clients: z.array(ClientNameSchema).min(1, 'names at least one client (a label the usage log writes, or a client hash)'),
+    percent: z.number().min(0).max(100).default(0),
+  })
+  .strict();
+export type CohortStep = z.output<typeof CohortStepSchema>;
+
+/** `shadow`, the share of clients (percent, more than 0, at most 100) answered by api2, or a cohort. */
+export const RolloutStepSchema = z.union([z.literal('shadow'), z.number().gt(0).max(100), CohortStepSchema]);
 export type RolloutStep = z.output<typeof RolloutStepSchema>;
+
+/** The share of clients a step sends to api2 beside its named clients. */
+export const percentOf = (step: RolloutStep): number | null => (step === 'shadow' ? null : typeof step === 'number' ? step : step.percent);
 
 /** What a failed gate does: one step back (a first shadow step starts again), back to legacy, or pause where it is. */
 export const ROLLOUT_FAILURE_ACTIONS = ['back-one-step', 'legacy', 'pause'] as const;
@@ -56,6 +77,8 @@ export const RolloutPlanSchema = z
       .strict()
       .prefault({}),
     onFailure: z.enum(ROLLOUT_FAILURE_ACTIONS).default('back-one-step'),
+    /** Clients held back: answered by legacy at every step (the last is then "done except N held clients"). */
+    hold: z.array(ClientNameSchema).default([]),
   })
   .strict()
   .superRefine((plan, ctx) => {
@@ -64,8 +87,15 @@ export const RolloutPlanSchema = z
         ctx.addIssue({ code: 'custom', path: ['steps', index], message: 'a shadow step can only be the first (it exposes no client; the steps after it expose more)' });
       }
       const before = plan.steps[index - 1];
-      if (typeof step === 'number' && typeof before === 'number' && step <= before) {
-        ctx.addIssue({ code: 'custom', path: ['steps', index], message: `must be more than the step before it (${before} %): each step exposes more clients` });
+      const [now, then] = [percentOf(step), before === undefined ? null : percentOf(before)];
+      // A cohort step may keep the percent before it (it adds clients); a percentage must grow.
+      if (now !== null && then !== null && (typeof step === 'number' ? now <= then : now < then)) {
+        ctx.addIssue({ code: 'custom', path: ['steps', index], message: `must be more than the step before it (${then} %): each step exposes more clients` });
+      }
+      if (typeof step === 'object') {
+        for (const name of step.clients.filter((client) => plan.hold.includes(client))) {
+          ctx.addIssue({ code: 'custom', path: ['steps', index, 'clients'], message: `names ${name}, which the plan holds back (hold): a client is either chosen or held` });
+        }
       }
     });
     if (plan.steps.includes('shadow') && !plan.gates.shadowAgreement) {

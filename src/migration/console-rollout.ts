@@ -7,7 +7,7 @@
 import type { RolloutSnapshot } from './rollout/runner.js';
 import { describeGate } from './rollout/gates.js';
 import type { GateResult, RolloutEvent } from './rollout/state.js';
-import { positionLabel } from './rollout/steps.js';
+import { positionKey, positionLabel } from './rollout/steps.js';
 import { html } from '../render/html.js';
 
 /** Recent moves shown (the runner keeps `rollout.keepEvents`). */
@@ -34,7 +34,7 @@ function gateList(gates: readonly GateResult[]) {
 }
 
 function moveRow(event: RolloutEvent) {
-  return html`<tr data-kind="${event.kind}" data-operation="${event.operation}" data-from="${String(event.from)}" data-to="${String(event.to)}"><td>${event.time}</td><td>${event.operation}</td><td>${event.kind}</td><td>${positionLabel(event.from)} → ${positionLabel(event.to)}</td><td>${event.by}</td><td>${event.reason}${event.gates?.some((g) => g.outcome === 'fail') ? gateList(event.gates.filter((g) => g.outcome === 'fail')) : ''}</td></tr>`;
+  return html`<tr data-kind="${event.kind}" data-operation="${event.operation}" data-from="${positionKey(event.from)}" data-to="${positionKey(event.to)}"><td>${event.time}</td><td>${event.operation}</td><td>${event.kind}</td><td>${positionLabel(event.from)} → ${positionLabel(event.to)}</td><td>${event.by}</td><td>${event.reason}${event.gates?.some((g) => g.outcome === 'fail') ? gateList(event.gates.filter((g) => g.outcome === 'fail')) : ''}</td></tr>`;
 }
 
 /** The section, or nothing when no rollout plan runs. */
@@ -45,9 +45,10 @@ export function renderRolloutSection(snapshot: RolloutSnapshot | undefined, nowM
     const { exposure } = view;
     const step = exposure.mode === 'canary' ? `canary ${exposure.canaryPercent} %` : exposure.mode;
     const since = view.state?.since ?? null;
-    const why = state === 'frozen' ? snapshot.frozen : (view.state?.reason ?? '');
+    const held = view.held.length;
+    const why = state === 'frozen' ? snapshot.frozen : state === 'done' && held > 0 ? `done except ${held} held client${held === 1 ? '' : 's'} (${view.held.join(', ')})` : (view.state?.reason ?? '');
     const idle = view.holdsNobody ? html`<br><strong class="open" data-field="holdsNobody">${view.holdsNobody}</strong>` : '';
-    return html`<tr data-operation="${view.operation}"><td>${view.operation}</td><td data-field="step" data-value="${String(view.state?.at ?? 'legacy')}">${step}<br><span class="muted">${view.steps.map(positionLabel).join(' → ')}</span></td><td data-field="state" data-value="${state}">${state}<br><span class="muted">${why}</span>${idle}</td><td class="n" data-field="timeInStep" data-value="${since === null ? '' : nowMs - since}">${since === null ? '-' : seconds(nowMs - since)}</td><td data-field="lastEvaluation" data-value="${view.judged?.time ?? ''}">${view.judged ? html`${view.judged.time}${view.judged.by === 'lease holder' ? html` <span class="muted">(by the lease holder)</span>` : ''}${gateList(view.judged.gates)}` : html`<span class="muted">not evaluated yet</span>`}</td></tr>`;
+    return html`<tr data-operation="${view.operation}"><td>${view.operation}</td><td data-field="step" data-value="${positionKey(view.state?.at ?? 'legacy')}">${step}<br><span class="muted">${view.steps.map(positionLabel).join(' → ')}</span></td><td data-field="state" data-value="${state}">${state}<br><span class="muted">${why}</span>${idle}</td><td class="n" data-field="timeInStep" data-value="${since === null ? '' : nowMs - since}">${since === null ? '-' : seconds(nowMs - since)}</td><td data-field="lastEvaluation" data-value="${view.judged?.time ?? ''}">${view.judged ? html`${view.judged.time}${view.judged.by === 'lease holder' ? html` <span class="muted">(by the lease holder)</span>` : ''}${gateList(view.judged.gates)}` : html`<span class="muted">not evaluated yet</span>`}</td></tr>`;
   });
   const moves = snapshot.events.filter((e) => e.from !== e.to || e.kind === 'gate-failed' || e.kind === 'pause' || e.kind === 'resume' || e.kind === 'frozen' || e.kind === 'unfrozen' || e.kind === 'restored' || e.kind === 'holds-nobody');
   const shown = moves.slice(-MOVES_SHOWN).reverse();

@@ -4,13 +4,22 @@
  * beyond loopback without a token, or anything else Node refused, never a stack trace.
  */
 import type { ObservabilityConfig } from '../config/observability.js';
+import { namedClients } from '../migration/rollout/reach.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { adminAccessOf } from '../observability/node/admin-access.js';
 import { fileProblems } from './config-files.js';
 
 /** Everything that would stop this config from starting, found before anything listens, all at once. */
 export async function startProblems(config: GatewayConfig): Promise<string[]> {
-  return [...(await fileProblems(config)), ...adminProblems(config.observability)];
+  return [...(await fileProblems(config)), ...adminProblems(config.observability), ...cohortProblems(config)];
+}
+
+/** A plan that names clients needs hashes that stay the same across starts and replicas: a hash key. */
+function cohortProblems(config: GatewayConfig): string[] {
+  if (config.observability.hashKey !== undefined) return [];
+  return namedClients(config)
+    .slice(0, 1)
+    .map(({ path }) => `${path}: names clients, which needs observability.hashKey (or GATEWAY_HASH_KEY): without it client hashes change at every start and match no label`);
 }
 
 /** Why the admin views cannot be had (an admin listener beyond loopback without a token), but for the token file's own problems: fileProblems' (read and judged once). */

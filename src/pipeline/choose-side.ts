@@ -3,7 +3,8 @@
  *
  *   legacy   pass-through to the legacy backend
  *   api2     the operation's mapping, calling api2, answering in the legacy shape
- *   canary   api2 for `canaryPercent` of clients (sticky per api key and user), legacy for the rest
+ *   canary   api2 for `canaryPercent` of clients (sticky per api key and user), legacy for the rest;
+ *            a rollout plan's chosen clients always api2, its held ones always legacy
  *   shadow   legacy answers (the shadow stage compares api2 in the background)
  *
  * The mode in force is the config's, or the step of the route's rollout (parts.route:
@@ -16,7 +17,7 @@
  */
 import type { OperationMapping } from '../../mappings/types.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
-import { canaryChoosesApi2 } from '../traffic/canary.js';
+import { canarySide } from '../migration/rollout/route-in-force.js';
 import { callApi2, receiverOf } from './api2-side.js';
 import { callLegacy } from './legacy-side.js';
 import type { LegacyCall } from './legacy-side.js';
@@ -38,7 +39,8 @@ function sideOfMode(parts: PipelineParts, request: CanonicalRequest, forced: str
       return 'api2';
     case 'canary': {
       if (forced === 'legacy' || forced === 'api2') return forced;
-      return canaryChoosesApi2(parts.route(id).canaryPercent, request.apiKey, request.user?.user ?? null) ? 'api2' : 'legacy';
+      const route = parts.route(id);
+      return canarySide(route, route.cohort ? parts.clientOf(request.apiKey) : undefined, request.apiKey, request.user?.user ?? null);
     }
     default:
       return 'legacy';

@@ -15,6 +15,7 @@ import type { RuntimeBindings } from '../gateway/env.js';
 import type { ShadowComparator } from '../traffic/shadow.js';
 import type { RouteLookup } from '../migration/rollout/route-in-force.js';
 import type { Upstreams } from '../upstream/types.js';
+import type { ClientIdentity } from '../request/identity.js';
 
 export interface PipelineParts {
   readonly config: GatewayConfig;
@@ -27,6 +28,8 @@ export interface PipelineParts {
   readonly route: RouteLookup;
   /** The api2 circuit breaker is open now (false without one). */
   readonly api2Open: () => boolean;
+  /** Who a request's api key is (hash and label, as the usage log writes them): a plan's cohorts name clients so. */
+  readonly clientOf: (apiKey: string | undefined) => ClientIdentity | undefined;
 }
 
 export type Side = 'legacy' | 'api2';

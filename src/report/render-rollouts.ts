@@ -5,12 +5,12 @@
  */
 import { describeGate } from '../migration/rollout/gates.js';
 import type { GateResult } from '../migration/rollout/state.js';
+import { positionKey, positionLabel } from '../migration/rollout/steps.js';
 import { html } from '../render/html.js';
 import type { Html } from '../render/html.js';
 import type { RolloutLine } from './rollout-lines.js';
 import type { Report } from './types.js';
 
-const label = (at: string | number): string => (typeof at === 'number' ? `${at} %` : at);
 const WORD: Record<GateResult['outcome'], string> = { pass: 'held', fail: 'failed', inconclusive: 'too few samples' };
 const gateText = (g: GateResult): string => `${WORD[g.outcome]}: ${describeGate(g)}`;
 /** Failed gates first: they decided. */
@@ -22,7 +22,7 @@ export function rolloutText(report: Report): string[] {
   for (const { operation, lines } of report.rollouts) {
     out.push(`${operation}:`);
     for (const line of lines) {
-      out.push(`  ${line.time}  ${line.kind} ${label(line.from)} → ${label(line.to)} (${line.status}, by ${line.by}): ${line.reason}`);
+      out.push(`  ${line.time}  ${line.kind} ${positionLabel(line.from)} → ${positionLabel(line.to)} (${line.status}, by ${line.by}): ${line.reason}`);
       for (const gate of ordered(line)) out.push(`      ${gateText(gate)}`);
     }
   }
@@ -34,7 +34,7 @@ export function rolloutHtml(report: Report): Html | '' {
   const rows = report.rollouts.flatMap(({ operation, lines }) =>
     lines.map(
       (line) =>
-        html`<tr data-operation="${operation}" data-kind="${line.kind}" data-from="${String(line.from)}" data-to="${String(line.to)}" data-time="${line.time}"><td>${line.time}</td><td>${operation}</td><td>${line.kind}</td><td>${label(line.from)} → ${label(line.to)}</td><td>${line.status}</td><td>${line.by}</td><td>${line.reason}${line.gates.length === 0 ? '' : html`<ul>${ordered(line).map((g) => html`<li data-gate="${g.gate}" data-window="${g.window}" data-outcome="${g.outcome}">${gateText(g)}</li>`)}</ul>`}</td></tr>`,
+        html`<tr data-operation="${operation}" data-kind="${line.kind}" data-from="${positionKey(line.from)}" data-to="${positionKey(line.to)}" data-time="${line.time}"><td>${line.time}</td><td>${operation}</td><td>${line.kind}</td><td>${positionLabel(line.from)} → ${positionLabel(line.to)}</td><td>${line.status}</td><td>${line.by}</td><td>${line.reason}${line.gates.length === 0 ? '' : html`<ul>${ordered(line).map((g) => html`<li data-gate="${g.gate}" data-window="${g.window}" data-outcome="${g.outcome}">${gateText(g)}</li>`)}</ul>`}</td></tr>`,
     ),
   );
   return html`<h2>Rollouts</h2><p class="muted">Each decision of the gateway, an operator or the config, per operation in time order, with the gates judged and their numbers (docs/rollout.md).</p><table id="rollouts"><thead><tr><th>when</th><th>operation</th><th>what</th><th>from → to</th><th>state</th><th>by</th><th>why (gates)</th></tr></thead><tbody>${rows}</tbody></table>`;

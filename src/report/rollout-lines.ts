@@ -8,7 +8,7 @@
  * (src/observability/log-schema.ts ROLLOUT_FIELDS) and the ClickHouse source reads it back: both
  * sources hand the report the same lines, and build-report.ts puts them in the same order.
  */
-import type { GateResult } from '../migration/rollout/state.js';
+import type { GateResult, Position } from '../migration/rollout/state.js';
 
 export interface RolloutLine {
   /** When it was decided: the line's time (the usage log writes the decision as it is made). */
@@ -16,8 +16,9 @@ export interface RolloutLine {
   readonly operation: string;
   /** start, promote, gate-failed, rollback, pause, resume, plan-changed, plan-removed, frozen, unfrozen. */
   readonly kind: string;
-  readonly from: string | number;
-  readonly to: string | number;
+  /** A step of the plan (`shadow`, a percent, a cohort of named clients) or `legacy`. */
+  readonly from: Position;
+  readonly to: Position;
   readonly status: string;
   /** controller, operator or config. */
   readonly by: string;
@@ -35,7 +36,11 @@ export interface RolloutReport {
 }
 
 const text = (value: unknown): value is string => typeof value === 'string' && value !== '';
-const position = (value: unknown): value is string | number => text(value) || (typeof value === 'number' && Number.isFinite(value));
+const cohort = (value: unknown): boolean => {
+  const step = value as { clients?: unknown; percent?: unknown } | null;
+  return typeof step === 'object' && step !== null && Array.isArray(step.clients) && step.clients.every(text) && typeof step.percent === 'number';
+};
+const position = (value: unknown): value is Position => text(value) || (typeof value === 'number' && Number.isFinite(value)) || cohort(value);
 
 /** The decision on a `"msg":"rollout"` line, or the name of the first key that is not what it should be. */
 export function rolloutLineOf(raw: Record<string, unknown>): RolloutLine | string {

@@ -10,7 +10,9 @@
  */
 import type { OperationId } from '../../catalogue/operations.js';
 import type { GatewayConfig, RouteMode } from '../../config/schema.js';
-import type { Exposure } from './steps.js';
+import type { ClientIdentity } from '../../request/identity.js';
+import { canaryChoosesApi2 } from '../../traffic/canary.js';
+import type { Cohort, Exposure } from './steps.js';
 
 export interface RouteInForce {
   readonly mode: RouteMode;
@@ -24,6 +26,19 @@ export interface RouteInForce {
   readonly rollout: boolean;
   /** A rolled-out route's page epoch: api2's pages are keyed with it (a move off api2 leaves none behind); null without a rollout. */
   readonly pageEpoch: number | null;
+  /** The clients a rollout plan chose for api2 or holds on legacy (canary only), or null. */
+  readonly cohort: Cohort | null;
+}
+
+/**
+ * The side a canary route gives a client: legacy for a client the plan holds back, api2 for one it
+ * chose (by its label or its client hash), else the sticky percentage (src/traffic/canary.ts).
+ */
+export function canarySide(route: Pick<RouteInForce, 'canaryPercent' | 'cohort'>, client: ClientIdentity | undefined, apiKey: string, user: string | null): 'legacy' | 'api2' {
+  const named = (names: ReadonlySet<string>) => client !== undefined && (names.has(client.hash) || (client.label !== undefined && names.has(client.label)));
+  if (route.cohort && named(route.cohort.held)) return 'legacy';
+  if (route.cohort && named(route.cohort.chosen)) return 'api2';
+  return canaryChoosesApi2(route.canaryPercent, apiKey, user) ? 'api2' : 'legacy';
 }
 
 /** What the rollout says a route exposes now; undefined for a route without a plan. Read per request: synchronous. */
@@ -33,12 +48,12 @@ export interface LiveRoutes {
 
 export type RouteLookup = (id: OperationId) => RouteInForce;
 
-const LEGACY: RouteInForce = { mode: 'legacy', canaryPercent: 0, fallback: false, compare: false, rollout: false, pageEpoch: null };
+const LEGACY: RouteInForce = { mode: 'legacy', canaryPercent: 0, fallback: false, compare: false, rollout: false, pageEpoch: null, cohort: null };
 
 export function routesInForce(config: GatewayConfig, live: LiveRoutes | undefined): RouteLookup {
   const configured = new Map<string, RouteInForce>();
   for (const [id, route] of Object.entries(config.routes)) {
-    configured.set(id, { mode: route.mode, canaryPercent: route.canaryPercent ?? 0, fallback: route.fallback, compare: route.mode === 'shadow', rollout: false, pageEpoch: null });
+    configured.set(id, { mode: route.mode, canaryPercent: route.canaryPercent ?? 0, fallback: route.fallback, compare: route.mode === 'shadow', rollout: false, pageEpoch: null, cohort: null });
   }
   const planned = new Set(Object.entries(config.routes).flatMap(([id, route]) => (route.rollout ? [id] : [])));
   if (!live || planned.size === 0) return (id) => configured.get(id) ?? LEGACY;
@@ -49,7 +64,7 @@ export function routesInForce(config: GatewayConfig, live: LiveRoutes | undefine
     if (!exposure) return configured.get(id) ?? LEGACY;
     let route = byExposure.get(exposure);
     if (!route) {
-      route = { mode: exposure.mode, canaryPercent: exposure.canaryPercent, fallback: true, compare: exposure.mode === 'shadow' || exposure.mode === 'canary', rollout: true, pageEpoch: exposure.pageEpoch ?? 0 };
+      route = { mode: exposure.mode, canaryPercent: exposure.canaryPercent, fallback: true, compare: exposure.mode === 'shadow' || exposure.mode === 'canary', rollout: true, pageEpoch: exposure.pageEpoch ?? 0, cohort: exposure.cohort ?? null };
       byExposure.set(exposure, route);
     }
     return route;

@@ -21,7 +21,7 @@ import type { RolloutAction } from './actions.js';
 import { evaluate } from './controller.js';
 import type { OperationEvidence, WindowEvidence } from './gates.js';
 import type { GateResult, Position, RolloutEvent, RolloutState } from './state.js';
-import { afterMove, exposureOf, holdsNobody, initialState, planKey, replan } from './steps.js';
+import { afterMove, exposesApi2, exposureFor, exposureOf, holdsNobody, initialState, planKey, replan } from './steps.js';
 import type { Exposure } from './steps.js';
 import { mayRestore } from './store.js';
 import type { Evaluation, RolloutStore, StoredState } from './store.js';
@@ -55,6 +55,8 @@ export interface RolloutStatusView {
   readonly judged: (Judged & { readonly by: 'this replica' | 'lease holder' }) | null;
   /** A percentage step that no client seen in it falls in (it would wait for ever), in words; else null. */
   readonly holdsNobody: string | null;
+  /** The clients the plan holds back on legacy at every step (its last step is "done except" them). */
+  readonly held: readonly string[];
 }
 
 type Judged = Evaluation[string];
@@ -128,7 +130,7 @@ export class RolloutRunner {
       this.states.delete(id);
       this.judged.delete(id);
       if (stored) this.emit([{ time: new Date(this.now()).toISOString(), operation: id, kind: 'plan-removed', from: stored.state.at, to: 'legacy', status: stored.state.status, by: 'config', reason: 'the plan was removed from the config: the route takes its configured mode' }]);
-      if (stored && typeof stored.state.at === 'number') this.options.onPagesStale?.(id);
+      if (stored && exposesApi2(stored.state.at)) this.options.onPagesStale?.(id);
       await this.options.store.remove(id).catch(() => undefined);
     }
     await this.tick();
@@ -169,7 +171,7 @@ export class RolloutRunner {
         const own = this.leader ? this.judged.get(operation) : undefined;
         const holder = this.leader ? undefined : this.holderJudged[operation];
         const judged = own ? { ...own, by: 'this replica' as const } : holder ? { ...holder, by: 'lease holder' as const } : null;
-        return { operation, state, exposure: this.route(operation) ?? LEGACY, steps: plan.steps, last: state !== null && state.step === plan.steps.length - 1, judged, holdsNobody: judged?.holdsNobody ?? null };
+        return { operation, state, exposure: this.route(operation) ?? LEGACY, steps: plan.steps, last: state !== null && state.step === plan.steps.length - 1, judged, holdsNobody: judged?.holdsNobody ?? null, held: plan.hold };
       }),
       events: this.recent,
     };
@@ -326,7 +328,7 @@ export class RolloutRunner {
   private follow(id: OperationId, stored: StoredState): void {
     if (this.states.get(id) === stored) return;
     this.states.set(id, stored);
-    this.exposures.set(id, { ...exposureOf(stored.state.at), pageEpoch: stored.state.pageEpoch });
+    this.exposures.set(id, exposureFor(this.plans.get(id), stored.state));
   }
 
   private freeze(reason: string): void {

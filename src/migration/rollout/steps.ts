@@ -15,28 +15,65 @@ import type { RouteMode } from '../../config/schema.js';
 import type { OperationEvidence } from './gates.js';
 import type { Position, RolloutEvent, RolloutState } from './state.js';
 
+/** Clients named by a plan (labels or client hashes): chosen ones go to api2 ahead of the percentage, held ones never. */
+export interface Cohort {
+  readonly chosen: ReadonlySet<string>;
+  readonly held: ReadonlySet<string>;
+}
+
 export interface Exposure {
   readonly mode: RouteMode;
   readonly canaryPercent: number;
   /** The rollout state's page epoch (RolloutState.pageEpoch), on a route the rollout moves. */
   readonly pageEpoch?: number;
+  /** The clients the plan names, when it names any (a percentage step of such a plan is a canary). */
+  readonly cohort?: Cohort;
 }
+
+const NOBODY: ReadonlySet<string> = new Set();
 
 export function exposureOf(at: Position): Exposure {
   if (at === 'legacy') return { mode: 'legacy', canaryPercent: 0 };
   if (at === 'shadow') return { mode: 'shadow', canaryPercent: 0 };
+  if (typeof at === 'object') return { mode: 'canary', canaryPercent: at.percent, cohort: { chosen: new Set(at.clients), held: NOBODY } };
   return at >= 100 ? { mode: 'api2', canaryPercent: 100 } : { mode: 'canary', canaryPercent: at };
 }
 
-/** How much a position exposes clients to api2: legacy < shadow < any percent. */
+/**
+ * What a state exposes under its plan: its step's share, the clients of every cohort step up to
+ * it (a client moved forward stays on api2 at the later steps), none of the held clients (so a
+ * last step of 100 % with held clients is a canary of 100 % but them).
+ */
+export function exposureFor(plan: RolloutPlan | undefined, state: RolloutState): Exposure {
+  const base = { ...exposureOf(state.at), pageEpoch: state.pageEpoch };
+  if (base.mode === 'legacy' || base.mode === 'shadow') return base;
+  const named = [...(plan?.steps.slice(0, state.step + 1) ?? []), state.at].flatMap((step) => (typeof step === 'object' ? step.clients : []));
+  const held = plan?.hold ?? [];
+  if (named.length === 0 && held.length === 0) return base;
+  return { ...base, mode: 'canary', cohort: { chosen: new Set(named), held: new Set(held) } };
+}
+
+/** Whether a position sends anyone to api2 (a percentage or a cohort). */
+export const exposesApi2 = (at: Position): boolean => at !== 'legacy' && at !== 'shadow';
+
+/**
+ * How much a position exposes clients to api2: legacy < shadow < any percent. DECISION: a cohort
+ * step counts as its percentage and a half (it adds named clients to it), to compare steps across
+ * a changed plan (replan) and to tell a move off api2 (afterMove).
+ */
 export function exposureRank(at: Position): number {
   if (at === 'legacy') return -2;
   if (at === 'shadow') return -1;
-  return at;
+  return typeof at === 'number' ? at : at.percent + 0.5;
 }
 
+/** A position as a data attribute's value: `legacy`, `shadow`, the percent, or a cohort's label. */
+export const positionKey = (at: Position): string => (typeof at === 'object' ? positionLabel(at) : String(at));
+
 export function positionLabel(at: Position): string {
-  return typeof at === 'number' ? `${at} %` : at;
+  if (typeof at === 'number') return `${at} %`;
+  if (typeof at === 'object') return `${at.clients.join(', ')}${at.percent > 0 ? ` + ${at.percent} %` : ''}`;
+  return at;
 }
 
 export function positionOf(plan: RolloutPlan, step: number): Position {
@@ -49,10 +86,10 @@ export function positionOf(plan: RolloutPlan, step: number): Position {
  * cannot gather the evidence to move (with few clients, a small first percentage often does this).
  */
 export function holdsNobody(at: Position, counts: OperationEvidence, plan: RolloutPlan): string | null {
-  if (typeof at !== 'number' || at >= 100) return null;
+  if (!exposesApi2(at) || (typeof at === 'number' && at >= 100)) return null;
   const legacy = counts.legacy.requests - counts.fallbacks;
   if (counts.api2.requests + counts.fallbacks > 0 || legacy < plan.minSamples) return null;
-  return `the ${at} % step holds no client seen in it (${legacy} requests, every one answered by legacy): it cannot gather api2 evidence; promote it by hand, or plan a larger percentage`;
+  return `the ${positionLabel(at)} step holds no client seen in it (${legacy} requests, every one answered by legacy): it cannot gather api2 evidence; promote it by hand, or plan a larger percentage`;
 }
 
 /** A short fingerprint of a plan (FNV-1a over its JSON), to notice that the file changed it. */
@@ -90,7 +127,7 @@ export function initialState(operation: OperationId, plan: RolloutPlan, now: num
  * down, a changed plan) starts a new page epoch, so no api2 page from before it is served after it.
  */
 export function afterMove(previous: RolloutState | undefined, next: RolloutState): RolloutState {
-  if (previous === undefined || typeof previous.at !== 'number' || exposureRank(next.at) >= exposureRank(previous.at)) return next;
+  if (previous === undefined || !exposesApi2(previous.at) || exposureRank(next.at) >= exposureRank(previous.at)) return next;
   return { ...next, pageEpoch: previous.pageEpoch + 1 };
 }
 
