@@ -33,6 +33,7 @@ import { ShadowComparator } from './traffic/shadow.js';
 import { routesInForce } from './migration/rollout/route-in-force.js';
 import type { LiveRoutes } from './migration/rollout/route-in-force.js';
 import type { ShadowRecord } from './traffic/shadow.js';
+import { deprecationSignals } from './pipeline/deprecation-signal.js';
 
 export interface GatewayDeps {
   readonly config: GatewayConfig;
@@ -93,6 +94,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
         config.acceptedHosts ? hostGuard(served) : undefined,
         schemePolicy(config.plainHttpCredentials, config.listen.https?.port, served),
       ],
+      deprecation: deprecationSignals(config.deprecation),
       dispatch: dispatch({ config, upstreams, runtime: deps.runtime, mappingContext, searchCache, shadow, route, api2Open: () => upstreams.breakers['api2']?.state() === 'open', clientOf: (apiKey) => identifier.client(apiKey) }),
     }),
   );

@@ -10,6 +10,7 @@ import { ObservabilityConfigSchema } from './observability.js';
 import { isAddressOrRange } from '../http/trusted-proxies.js';
 import { RedisTierConfigSchema } from './fleet.js';
 import { RolloutConfigSchema, RolloutPlanSchema } from './rollout.js';
+import { DeprecationConfigSchema } from './deprecation.js';
 
 const hostname = z
   .string()
@@ -246,6 +247,8 @@ export const GatewayConfigSchema = z
       .strict()
       .prefault({}),
     observability: ObservabilityConfigSchema.prefault({}),
+    /** Deprecation and Sunset headers for legacy clients (src/config/deprecation.ts); off unless set. */
+    deprecation: DeprecationConfigSchema.optional(),
     /** How rollouts are evaluated; the plans are on the routes (`routes.<id>.rollout`). */
     rollout: RolloutConfigSchema,
     limits: z

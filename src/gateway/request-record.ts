@@ -16,6 +16,7 @@ import type { Identifier } from '../request/identity.js';
 import type { CacheOutcome } from '../cache/types.js';
 import type { Arrival } from './arrival.js';
 import { jsonChosenBy } from '../legacy/render.js';
+import type { DeprecationTold } from '../config/deprecation.js';
 
 /**
  * Which upstream answered the request (the outcome's `side`, logged as `mode`): `legacy`
@@ -72,6 +73,8 @@ export interface RequestRecord {
   readonly clientLabel?: string;
   /** Keyed hash of the HTTP Basic user name (16 hex digits). */
   readonly user?: string;
+  /** The deprecation signal the answer carried (src/pipeline/deprecation-signal.ts). */
+  readonly deprecation?: DeprecationTold | undefined;
   /** Short reason code (the `X-Gateway-Error` value, or an internal reason). */
   readonly error?: string;
 }
@@ -101,6 +104,8 @@ export interface RecordedAnswer {
   /** Body bytes sent; counted only with the usage log on. */
   readonly bytesOut: number | undefined;
   readonly latencyMs: number;
+  /** The deprecation signal it carried, when one is configured for its operation. */
+  readonly deprecation?: DeprecationTold | undefined;
 }
 
 /**
@@ -138,6 +143,7 @@ export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, ans
     client: who?.hash,
     clientLabel: who?.label,
     user: identifier?.user(credentials.user),
+    deprecation: answered.deprecation,
     error: outcome.error,
   };
 }

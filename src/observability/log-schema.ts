@@ -117,6 +117,7 @@ export const RECORD_FIELDS = [
   recordField('cache', 'string', 'optional', 'cache outcome: HIT, MISS, STALE, BYPASS', (r) => r.cache),
   recordField('bytesIn', 'count', 'optional', 'request body bytes', (r) => r.bytesIn),
   recordField('bytesOut', 'count', 'optional', 'response body bytes', (r) => r.bytesOut),
+  recordField('deprecation', 'string', 'optional', 'deprecation signal the answer carried (docs/deprecation.md): deprecation, sunset, or deprecation+sunset', (r) => r.deprecation),
   recordField('error', 'string', 'optional', 'short reason code', (r) => r.error),
 ] as const;
 

@@ -18,10 +18,13 @@ import { recordOf } from '../gateway/request-record.js';
 import type { RecordSink } from '../gateway/request-record.js';
 import { carriesBody, toResponse, withHeader } from '../http/answer.js';
 import type { Identifier } from '../request/identity.js';
+import type { OperationId } from '../catalogue/operations.js';
 import { roundMs } from '../observability/measure.js';
 import { REQUEST_ID_HEADER } from '../request/request-id.js';
 import { runGuards } from './guard.js';
 import type { Guard } from './guard.js';
+import { withDeprecationSignal } from './deprecation-signal.js';
+import type { DeprecationSignal } from './deprecation-signal.js';
 import { refused } from './parts.js';
 import type { Outcome } from './parts.js';
 
@@ -39,25 +42,30 @@ export interface RequestContextOptions {
   readonly runtime: Pick<RuntimeBindings, 'arrival'>;
   /** Checks run before dispatch, in order (method, host, scheme); the first that answers wins. */
   readonly guards?: ReadonlyArray<Guard | undefined> | undefined;
+  /** The deprecation signal of a catalogued operation (deprecation-signal.ts); absent when none is configured. */
+  readonly deprecation?: ((operation: OperationId) => DeprecationSignal | undefined) | undefined;
   /** Answers the request once the guards let it through. */
   readonly dispatch: (c: Context, arrival: Arrival) => Promise<Outcome> | Outcome;
 }
 
 export function requestContext(options: RequestContextOptions): Handler {
-  const { maxUrlLength, rules, runtime, sink, details, dispatch } = options;
+  const { maxUrlLength, rules, runtime, sink, details, dispatch, deprecation } = options;
   const guards = (options.guards ?? []).filter((guard): guard is Guard => guard !== undefined);
   const identifier = details?.identifier;
 
   // The answer is known at once when nothing had to wait (a refusal, a cache HIT), else when
   // dispatch's promise settles. The one Response and the one record are made here.
   const finish = (arrival: Arrival, outcome: Outcome): Response => {
-    if (!sink) return toResponse(outcome.answer);
-    const answered = details ? withHeader(outcome.answer, REQUEST_ID_HEADER, arrival.requestId) : outcome.answer;
+    // Per-client headers go on here, after the page cache: the deprecation signal, the request id.
+    const signal = deprecation && arrival.match && outcome.error !== 'client-gone' ? deprecation(arrival.match.operation.id) : undefined;
+    const signalled = signal ? withDeprecationSignal(outcome.answer, signal) : outcome.answer;
+    if (!sink) return toResponse(signalled);
+    const answered = details ? withHeader(signalled, REQUEST_ID_HEADER, arrival.requestId) : signalled;
     const { status } = answered;
     const bytesOut = details ? (carriesBody(arrival.method, status) ? answered.bytes : 0) : undefined;
     const latencyMs = roundMs(performance.now() - arrival.startedPerf);
     const response = toResponse(answered);
-    sink(recordOf(arrival, outcome, { status, bytesOut, latencyMs }, identifier));
+    sink(recordOf(arrival, outcome, { status, bytesOut, latencyMs, deprecation: signal?.told }, identifier));
     return response;
   };
 
