@@ -87,7 +87,24 @@ export interface ClientAgg {
   last: number;
   /** Keyed by `useKey`. */
   readonly uses: Map<number | string, UseAgg>;
+  /** The deprecation signal: its first answer with it (Infinity: never told), the signals, how many answers. */
+  readonly told: ToldAgg;
 }
+
+export interface ToldAgg {
+  since: number;
+  readonly signals: Set<string>;
+  requests: number;
+}
+
+/** A client told `count` times of `signal`, first at `since` (a source that counts elsewhere passes its sums). */
+export function addTold(told: ToldAgg, signal: string, since: number, count = 1): void {
+  if (since < told.since) told.since = since;
+  told.signals.add(signal);
+  told.requests += count;
+}
+
+const newTold = (): ToldAgg => ({ since: Infinity, signals: new Set(), requests: 0 });
 
 /**
  * DECISION: a client's label is the one on its latest labelled record; among records of one
@@ -197,7 +214,7 @@ export class Aggregator {
     let client: ClientAgg | undefined;
     if (record.client !== undefined) {
       client = this.clients.get(record.client);
-      if (!client) this.clients.set(record.client, (client = { index: this.clients.size, label: undefined, labelTime: -Infinity, requests: 0, legacy: 0, redirectBreaks: 0, first: time, last: time, uses: new Map() }));
+      if (!client) this.clients.set(record.client, (client = { index: this.clients.size, label: undefined, labelTime: -Infinity, requests: 0, legacy: 0, redirectBreaks: 0, first: time, last: time, uses: new Map(), told: newTold() }));
       op.clients.add(client.index);
     } else {
       this.anonymous++;
@@ -282,7 +299,7 @@ export class Aggregator {
   /** A client's counts, created empty when new. */
   client(id: string, first: number, last: number): ClientAgg {
     let client = this.clients.get(id);
-    if (!client) this.clients.set(id, (client = { index: this.clients.size, label: undefined, labelTime: -Infinity, requests: 0, legacy: 0, redirectBreaks: 0, first, last, uses: new Map() }));
+    if (!client) this.clients.set(id, (client = { index: this.clients.size, label: undefined, labelTime: -Infinity, requests: 0, legacy: 0, redirectBreaks: 0, first, last, uses: new Map(), told: newTold() }));
     return client;
   }
 
@@ -299,6 +316,7 @@ export class Aggregator {
     client.requests++;
     if (record.clientLabel !== undefined) takeLabel(client, record.clientLabel, record.time);
     if (record.mode === 'legacy') client.legacy++;
+    if (record.deprecation !== undefined) addTold(client.told, record.deprecation, record.time);
     if (record.insecure && record.method === 'GET' && record.jsonBy === 'content-type') client.redirectBreaks++;
     if (record.time < client.first) client.first = record.time;
     if (record.time > client.last) client.last = record.time;

@@ -6,6 +6,7 @@ import { OPERATION_IDS, isOperationId, operationById } from '../catalogue/operat
 import { flushMinute } from './aggregate.js';
 import type { Aggregator, ClientAgg, ModeAgg, OperationAgg, ShadowAgg } from './aggregate.js';
 import { blockerKinds, BLOCKER_TEXT } from '../migration/blockers.js';
+import { toldClients } from './told.js';
 import type { BlockerGroup, BlockerKind } from '../migration/blockers.js';
 import { bucketQuantile } from '../migration/latency-buckets.js';
 import type { SideCounts } from '../migration/live-tally.js';
@@ -76,6 +77,7 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], threshol
         .sort((a, b) => b.requests - a.requests || a.client.localeCompare(b.client)),
     },
     rollouts: rolloutReports(agg.rollouts),
+    told: toldClients(agg),
     timeline: timeline(agg, cells, modes.map(([mode]) => mode)),
     trends: { days: days(agg) },
     brokenLines: agg.broken,

@@ -10,6 +10,7 @@ import type { Html } from '../render/html.js';
 import { agreementBar, modeColours, modeShareChart, timelineChart, topClientsChart } from './svg-charts.js';
 import { READINESS_HTML_HEADERS, heldBackText, readinessHtmlCells } from '../migration/readiness-table.js';
 import { rolloutHtml } from './render-rollouts.js';
+import { toldHtml } from './told.js';
 import type { OperationReport, PathCount, Report, Thresholds } from './types.js';
 
 const STYLE = `
@@ -143,6 +144,7 @@ export function renderHtml(report: Report): string {
     trendsTable(report),
     shadowTable(report),
     rolloutHtml(report),
+    toldHtml(report),
     redirectSection(report),
     clientsTable(report),
     uncataloguedTable(report),

@@ -4,6 +4,7 @@
 import { clientName, operationList, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares, pathCounts } from '../render/format.js';
 import { READINESS_HEADERS, heldBackText, readinessCells } from '../migration/readiness-table.js';
 import { rolloutText } from './render-rollouts.js';
+import { toldText } from './told.js';
 import type { Report } from './types.js';
 
 const MAX_CLIENTS = 25;
@@ -118,6 +119,7 @@ export function renderText(report: Report): string {
   }
 
   out.push(...rolloutText(report));
+  out.push(...toldText(report));
 
   if (summary.brokenLines > 0) {
     out.push('', `BROKEN LINES (${formatCount(summary.brokenLines)}; not counted)`);

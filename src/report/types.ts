@@ -28,6 +28,8 @@ export interface LogRecord {
   readonly fallback: boolean;
   /** What made the answer JSON: `accept` or `content-type` (alone); absent: XML. */
   readonly jsonBy?: string | undefined;
+  /** The deprecation signal the answer carried (`deprecation`, `sunset`, `deprecation+sunset`). */
+  readonly deprecation?: string | undefined;
 }
 
 /** One shadow comparison read back from the usage log (`"msg":"shadow"`, src/traffic/shadow.ts `ShadowRecord`). */
@@ -166,6 +168,18 @@ export interface ClientReport {
   readonly blockers: readonly Blocker[];
 }
 
+/** A client whose answers carried the deprecation signal: since when, and which signals. */
+export interface ToldClient {
+  readonly client: string;
+  readonly label: string | undefined;
+  /** ISO time of its first answer with the signal. */
+  readonly since: string;
+  /** The signals it got (`deprecation`, `sunset`, `deprecation+sunset`), in code point order. */
+  readonly signals: readonly string[];
+  /** Its requests answered with the signal. */
+  readonly requests: number;
+}
+
 export interface TimelineBucket {
   /** ISO time of the bucket's start. */
   readonly start: string;
@@ -226,6 +240,8 @@ export interface Report {
   };
   /** Rollout decisions (`"msg":"rollout"` lines), per operation by name, each in time order. */
   readonly rollouts: readonly RolloutReport[];
+  /** The clients told of the deprecation (docs/deprecation.md), told first first. */
+  readonly told: readonly ToldClient[];
   readonly timeline: {
     readonly stepSeconds: number;
     /** Every mode seen, most requests first. */

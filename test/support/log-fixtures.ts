@@ -30,6 +30,7 @@ export interface FixtureRecord {
   readonly routeMode?: 'legacy' | 'api2' | 'canary' | 'shadow';
   readonly fallback?: true;
   readonly jsonBy?: 'accept' | 'content-type';
+  readonly deprecation?: 'deprecation' | 'sunset' | 'deprecation+sunset';
 }
 
 /** A shadow comparison (src/traffic/shadow.ts `ShadowRecord`). */
@@ -70,6 +71,7 @@ export function logLine(r: FixtureRecord): string {
   if (r.clientLabel !== undefined) fields['clientLabel'] = r.clientLabel;
   if (r.latencyMs !== undefined) fields['latencyMs'] = r.latencyMs;
   if (r.cache !== undefined) fields['cache'] = r.cache;
+  if (r.deprecation !== undefined) fields['deprecation'] = r.deprecation;
   if (r.error !== undefined) fields['error'] = r.error;
   fields['msg'] = 'request';
   return JSON.stringify(fields);
@@ -283,6 +285,8 @@ export function generatedLines(count: number, seed = 42, first = 0, operations: 
       ...(random() < 0.3 ? { cache: pick(['HIT', 'MISS', 'STALE', 'BYPASS']) } : {}),
       bytesIn: 0,
       bytesOut: 1500 + Math.floor(random() * 3000),
+      // The deprecation signal on every 7th catalogued answer, without drawing from the sequence.
+      ...(i % 7 === 0 && operation !== 'uncatalogued' && operation !== 'unrouted' ? { deprecation: i % 2 === 0 ? 'deprecation' : 'deprecation+sunset' } : {}),
       msg: 'request',
     };
     lines.push(JSON.stringify(fields));

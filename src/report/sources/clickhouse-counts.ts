@@ -4,7 +4,7 @@
  * (src/report/aggregate.ts), and the same code turns it into the report (build-report.ts): rates,
  * percentiles, verdicts and the order of every list are computed once for both sources.
  */
-import { Aggregator, takeLabel } from '../aggregate.js';
+import { Aggregator, addTold, takeLabel } from '../aggregate.js';
 import { timelineStep } from '../build-report.js';
 import { EXACT_LIMIT } from '../latency-sketch.js';
 import { select } from './clickhouse-http.js';
@@ -134,7 +134,7 @@ async function fillMinutes(agg: Aggregator, target: ClickHouseTarget, table: str
 /** The clients and their uses; returns the requests counted in them (the routed requests with a client). */
 function fillClients(agg: Aggregator, uses: readonly Row[]): number {
   let counted = 0;
-  for (const [id, operation, method, template, mode, form, versionPrefix, scheme, insecure, n, first, last, label, labelTime, redirectBreaks] of uses as Row[]) {
+  for (const [id, operation, method, template, mode, form, versionPrefix, scheme, insecure, n, first, last, label, labelTime, redirectBreaks, told, toldSince, signals] of uses as Row[]) {
     const client = agg.client(String(id), num(first), num(last));
     if (labelTime !== null) takeLabel(client, String(label), num(labelTime));
     const requests = num(n);
@@ -154,6 +154,8 @@ function fillClients(agg: Aggregator, uses: readonly Row[]): number {
     client.requests += requests;
     if (use.mode === 'legacy') client.legacy += requests;
     client.redirectBreaks += num(redirectBreaks);
+    // A use's told answers: how many, the first, and the signals (counted as the file reader counts them: aggregate.ts addTold).
+    for (const [i, signal] of (signals as string[]).entries()) addTold(client.told, signal, num(toldSince), i === 0 ? num(told) : 0);
     client.first = Math.min(client.first, num(first));
     client.last = Math.max(client.last, num(last));
     const op = agg.operation(use.operation);

@@ -76,11 +76,13 @@ ${routed(table)} AND isNotNull(latencyMs) AND ${inCells(cells)} GROUP BY operati
  * Per client use (the fields aggregate.ts tells uses apart by), with its first and last time, and
  * the label of its latest labelled record and that record's time (NULL when none has a label).
  * The label is picked as the file reader picks it (aggregate.ts `takeLabel`): latest time, then greatest label.
+ * Then the use's answers with the deprecation signal, the first of them and its signals (aggregate.ts `addTold`).
  */
 export const usesSql = (table: string): string => `SELECT client, operation, method, if(operation = 'uncatalogued', pathTemplate, NULL) AS template,
   mode, form, versionPrefix, scheme, insecure, count(), min(time), max(time),
   argMaxIf(clientLabel, (time, ifNull(clientLabel, '')), isNotNull(clientLabel)), if(countIf(isNotNull(clientLabel)) > 0, maxIf(time, isNotNull(clientLabel)), NULL),
-  countIf(insecure = 1 AND method = 'GET' AND jsonBy = 'content-type')
+  countIf(insecure = 1 AND method = 'GET' AND jsonBy = 'content-type'),
+  countIf(isNotNull(deprecation)), minIf(time, isNotNull(deprecation)), groupUniqArrayIf(ifNull(deprecation, ''), isNotNull(deprecation))
 ${routed(table)} AND isNotNull(client) GROUP BY client, operation, method, template, mode, form, versionPrefix, scheme, insecure`;
 
 export const uncataloguedSql = (table: string): string => `SELECT method, ifNull(pathTemplate, '(unknown)') AS template, count()
