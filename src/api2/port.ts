@@ -19,6 +19,9 @@ import { copyWith } from '../hot-path.js';
 import { markCall } from '../request/trace-context.js';
 import type { RequestTrail } from '../request/trace-context.js';
 
+/** The header api2 takes the api key in (api2-notes, authentication [C]); never the query. */
+export const API2_KEY_HEADER = 'x-bigoven-api-key';
+
 export interface Api2Credentials {
   readonly apiKey: string;
   readonly authorization: string | undefined;
@@ -65,7 +68,7 @@ export function openApi2Exchange(
   let waited = 0;
   let count = 0;
   const port: Api2Port = async (request) => {
-    const headers: Record<string, string> = copyWith(extraHeaders, { accept: 'application/json', 'x-bigoven-api-key': credentials.apiKey });
+    const headers: Record<string, string> = copyWith(extraHeaders, { accept: 'application/json', [API2_KEY_HEADER]: credentials.apiKey });
     if (credentials.authorization) headers['authorization'] = credentials.authorization;
     if (trail) markCall(headers, trail);
     let body: Uint8Array | null = null;

@@ -4,6 +4,7 @@
  * lines (plain or gzipped, any size, streamed) and prints the migration report.
  * `npm run report -- --clickhouse URL [options]`: the same report, counted by SQL in ClickHouse.
  * `npm run report -- ingest --clickhouse URL FILES...`: loads usage logs into ClickHouse.
+ * `npm run report -- guide --client LABEL FILES...`: a migration guide per client (guide/cli.ts).
  */
 import { writeFile } from 'node:fs/promises';
 import { firstUnreadable } from './read-lines.js';
@@ -11,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { renderHtml } from './render-html.js';
 import { renderText } from './render-text.js';
 import { runIngest } from './ingest-cli.js';
+import { runGuide } from './guide/cli.js';
 import { reportFrom } from './run.js';
 import { clickHouseSource } from './sources/clickhouse.js';
 import { DEFAULT_TABLE, createTableSql, isTableName } from './sources/clickhouse-ddl.js';
@@ -23,6 +25,8 @@ const USAGE = `usage: npm run report -- [options] <log files | ->   (plain or .g
        npm run report -- [options] --clickhouse URL            (the usage-log table in ClickHouse)
        npm run report -- ingest --clickhouse URL [--table NAME] [--ttl-days N] <log files | ->
        npm run report -- ddl [--table NAME] [--ttl-days N]       (print the table's CREATE TABLE)
+       npm run report -- guide (--client LABEL | --all) [options] <log files | - | --clickhouse URL>
+                                                                  (a migration guide per client: guide --help)
 
   --clickhouse URL       count by SQL in ClickHouse (HTTP interface, http://[user:password@]host:8123/)
   --table NAME           the usage-log table in ClickHouse (default ${DEFAULT_TABLE})
@@ -40,6 +44,8 @@ const USAGE = `usage: npm run report -- [options] <log files | ->   (plain or .g
 `;
 
 async function main(): Promise<number> {
+  // `guide` has options of its own (src/report/guide/cli.ts).
+  if (process.argv[2] === 'guide') return runGuide(process.argv.slice(3));
   let parsed;
   try {
     parsed = parseArgs({

@@ -1,0 +1,82 @@
+/**
+ * The api2 request that replaces a legacy operation, derived, never written per operation: the
+ * operation's catalogue example (its `sandbox.example`, a legacy request the sandbox answers) is
+ * checked and made canonical as the gateway makes it (src/request/canonicalise.ts), and its
+ * mapping is run against a port that records the first api2 request it sends and answers nothing
+ * more. With it: every api2 call the mapping declares (`api2Calls`), the header the api key goes
+ * in, and HTTP Basic for operations that need the user.
+ */
+import { CATALOGUE_ROUTES } from '../../catalogue/route-table.js';
+import { operationById } from '../../catalogue/operations.js';
+import type { OperationId } from '../../catalogue/operations.js';
+import { mappingFor } from '../../catalogue/movability.js';
+import { API2_KEY_HEADER, queryString } from '../../api2/port.js';
+import { canonicalise } from '../../request/canonicalise.js';
+import { credentialsOf } from '../../request/credentials.js';
+import { readPairs } from '../../request/pairs.js';
+import type { Api2Request } from '../../../mappings/types.js';
+
+export interface Api2Example {
+  /** The legacy request it was made from (without api_key), as the catalogue's example writes it. */
+  readonly legacy: string;
+  /** The first api2 request the mapping sends for it: `GET /recipes?title_kw=soup&pg=1&rpp=5`. */
+  readonly request: string;
+  readonly method: string;
+  readonly path: string;
+  /** Query parameter names, in the order sent. */
+  readonly query: readonly string[];
+  /** JSON body field names. */
+  readonly body: readonly string[];
+}
+
+export interface Api2Replacement {
+  /** Every api2 call the mapping declares, in order (`METHOD /path`). */
+  readonly calls: readonly string[];
+  /** The first call, made for the catalogue's example; undefined when the mapping sends none without state it lacks. */
+  readonly example: Api2Example | undefined;
+  /** The headers every call carries: the api key's, and the user's Basic credentials when the operation needs them. */
+  readonly headers: readonly string[];
+}
+
+const PLACEHOLDER_KEY = 'YOUR_API_KEY';
+const PLACEHOLDER_USER = `Basic ${btoa('user:password')}`;
+
+/** The api2 request replacing `operation`; undefined for a legacy-only operation. */
+export async function api2Replacement(operation: OperationId): Promise<Api2Replacement | undefined> {
+  const mapping = mappingFor(operation);
+  if (!mapping) return undefined;
+  const entry = operationById(operation);
+  const headers = [`${API2_KEY_HEADER}: <your api key>`, ...(entry.auth === 'user' ? ['authorization: Basic <user:password> (as on the legacy interface)'] : [])];
+  const example = await exampleRequest(operation).catch(() => undefined);
+  return { calls: mapping.api2Calls, example, headers };
+}
+
+async function exampleRequest(operation: OperationId): Promise<Api2Example | undefined> {
+  const mapping = mappingFor(operation)!;
+  const { example } = operationById(operation).sandbox;
+  const [path, search = ''] = example.target.split('?') as [string, string?];
+  const match = CATALOGUE_ROUTES.match(example.method, path);
+  if (!match) return undefined;
+  const query = readPairs(search ? `${search}&api_key=${PLACEHOLDER_KEY}` : `api_key=${PLACEHOLDER_KEY}`);
+  const body = example.body ? new TextEncoder().encode(JSON.stringify(example.body)) : null;
+  const checked = canonicalise(match, { query, credentials: credentialsOf(query, PLACEHOLDER_USER), contentType: body ? 'application/json' : undefined, body });
+  if (!checked.ok) return undefined;
+  let first: Api2Request | undefined;
+  const memory = { rememberReviewRecipe: () => undefined, recipeOfReview: () => undefined };
+  await mapping
+    .run({ operation, values: checked.values }, async (request) => {
+      first ??= request;
+      return { status: 599, body: undefined };
+    }, { memory, options: { noPhotoImageUrl: '' } })
+    .catch(() => undefined);
+  if (!first) return undefined;
+  const sent = first;
+  return {
+    legacy: `${example.method} ${example.target}`,
+    request: `${sent.method} ${sent.path}${queryString(sent.query)}`,
+    method: sent.method,
+    path: sent.path,
+    query: Object.entries(sent.query ?? {}).filter(([, value]) => value !== undefined).map(([name]) => name),
+    body: Object.keys(sent.body ?? {}),
+  };
+}

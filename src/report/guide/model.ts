@@ -1,0 +1,92 @@
+/**
+ * A client's migration guide as data, made from its usage (usage.ts) and what the gateway knows of
+ * each operation, never written per operation: the catalogue entry (its legacy form, whether it
+ * can move: movability.ts), its mapping (the api2 request that replaces it: api2-example.ts; the
+ * declared losses and differences) and the deprecation settings (src/config/deprecation.ts).
+ * Rendered as Markdown or HTML (render-markdown.ts, render-html.ts).
+ */
+import { isOperationId, operationById } from '../../catalogue/operations.js';
+import { mappingFor, movability } from '../../catalogue/movability.js';
+import { noticeFor } from '../../config/deprecation.js';
+import type { DeprecationConfig, DeprecationNotice } from '../../config/deprecation.js';
+import type { Loss } from '../../../mappings/types.js';
+import { api2Replacement } from './api2-example.js';
+import type { Api2Replacement } from './api2-example.js';
+import type { ClientUsage } from './usage.js';
+
+export interface GuideOperation {
+  readonly operation: string;
+  readonly summary: string;
+  /** The legacy form as the document writes it: `GET /recipes`. */
+  readonly legacy: string;
+  readonly requests: number;
+  /** ISO times. */
+  readonly firstUse: string;
+  readonly lastUse: string;
+  /** Requests per side that answered, most first. */
+  readonly bySide: ReadonlyArray<readonly [string, number]>;
+  /** The api2 request replacing it; undefined when it cannot move (`whyNot`). */
+  readonly api2: Api2Replacement | undefined;
+  readonly whyNot: string | undefined;
+  /** Legacy fields api2 cannot give, and what the gateway fills in. */
+  readonly losses: readonly Loss[];
+  /** Behaviour that differs on api2. */
+  readonly differences: readonly string[];
+  readonly notice: DeprecationNotice;
+}
+
+export interface Guide {
+  /** The client's label, or its hash. */
+  readonly client: string;
+  readonly hashes: readonly string[];
+  /** ISO times of its first and last request counted. */
+  readonly from: string;
+  readonly to: string;
+  readonly sources: readonly string[];
+  /** The operations it used that can move, most requests first. */
+  readonly movable: readonly GuideOperation[];
+  /** Those with no api2 equivalent yet. */
+  readonly legacyOnly: readonly GuideOperation[];
+  /** Calls no catalogued operation matches. */
+  readonly uncatalogued: number;
+  /** The interface-wide settings, when set. */
+  readonly notice: DeprecationNotice | undefined;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+export async function guideOf(usage: ClientUsage, deprecation: DeprecationConfig | undefined, sources: readonly string[]): Promise<Guide> {
+  const operations: GuideOperation[] = [];
+  for (const [id, used] of usage.operations) {
+    if (!isOperationId(id)) continue;
+    const entry = operationById(id);
+    const move = movability(id);
+    const mapping = mappingFor(id);
+    operations.push({
+      operation: id,
+      summary: entry.summary,
+      legacy: `${entry.forms[0]!.method} ${entry.forms[0]!.template}`,
+      requests: used.requests,
+      firstUse: iso(used.first),
+      lastUse: iso(used.last),
+      bySide: [...used.bySide].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
+      api2: await api2Replacement(id),
+      whyNot: move.canMove ? undefined : move.reason,
+      losses: mapping?.losses ?? [],
+      differences: mapping?.differences ?? [],
+      notice: deprecation ? noticeFor(deprecation, deprecation.operations[id]) : {},
+    });
+  }
+  operations.sort((a, b) => b.requests - a.requests || a.operation.localeCompare(b.operation));
+  return {
+    client: usage.client,
+    hashes: [...usage.hashes].sort(),
+    from: iso(usage.first),
+    to: iso(usage.last),
+    sources,
+    movable: operations.filter((op) => op.whyNot === undefined),
+    legacyOnly: operations.filter((op) => op.whyNot !== undefined),
+    uncatalogued: usage.operations.get('uncatalogued')?.requests ?? 0,
+    notice: deprecation?.everyOperation,
+  };
+}

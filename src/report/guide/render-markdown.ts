@@ -1,0 +1,71 @@
+/**
+ * A client's migration guide as Markdown (model.ts has what it holds). Values from the log (the
+ * client's label) and the config (links) are written in code spans or angle-bracket links, with
+ * backticks and angle brackets taken out so they cannot end them.
+ */
+import { formatCount } from '../../render/format.js';
+import type { DeprecationNotice } from '../../config/deprecation.js';
+import type { Guide, GuideOperation } from './model.js';
+
+const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
+const link = (url: string): string => `<${url.replace(/[<>\s]/g, encodeURIComponent)}>`;
+
+/** The dates and pages of a notice, one phrase each; empty without any. */
+export function noticePhrases(notice: DeprecationNotice | undefined, wrapLink: (url: string) => string = link): string[] {
+  if (!notice) return [];
+  const out: string[] = [];
+  if (notice.deprecatedAt !== undefined) out.push(`deprecated since ${notice.deprecatedAt}`);
+  if (notice.deprecationLink !== undefined) out.push(`deprecation notice: ${wrapLink(notice.deprecationLink)}`);
+  if (notice.sunsetAt !== undefined) out.push(`goes away on ${notice.sunsetAt}`);
+  if (notice.sunsetLink !== undefined) out.push(`sunset notice: ${wrapLink(notice.sunsetLink)}`);
+  return out;
+}
+
+const sides = (op: GuideOperation): string => op.bySide.map(([side, n]) => `${side} ${formatCount(n)}`).join(', ');
+
+function usageLine(op: GuideOperation): string {
+  return `- Legacy: ${code(op.legacy)}: ${formatCount(op.requests)} requests (answered by ${sides(op)}), first ${op.firstUse}, last ${op.lastUse}`;
+}
+
+function movableSection(op: GuideOperation): string[] {
+  const out = [`### ${op.operation}: ${op.summary}`, '', usageLine(op)];
+  const api2 = op.api2!;
+  if (api2.example) {
+    out.push(`- api2: ${code(api2.example.request)} (for the legacy request ${code(api2.example.legacy)})`);
+    if (api2.example.query.length > 0) out.push(`  - query parameters: ${api2.example.query.map(code).join(', ')}`);
+    if (api2.example.body.length > 0) out.push(`  - JSON body fields: ${api2.example.body.map(code).join(', ')}`);
+  }
+  out.push(`- api2 calls: ${api2.calls.map(code).join(', ')}`);
+  out.push(`- headers: ${api2.headers.map(code).join(', ')}`);
+  out.push(op.losses.length === 0 ? '- fields lost: none' : `- fields lost: ${op.losses.map((l) => `${code(l.field)} (the gateway fills ${code(JSON.stringify(l.fill))}: ${l.why})`).join('; ')}`);
+  if (op.differences.length > 0) out.push(`- differences: ${op.differences.join('; ')}`);
+  const dates = noticePhrases(op.notice);
+  if (dates.length > 0) out.push(`- dates: ${dates.join('; ')}`);
+  out.push('');
+  return out;
+}
+
+function legacyOnlySection(op: GuideOperation): string[] {
+  const dates = noticePhrases(op.notice);
+  return [`### ${op.operation}: ${op.summary}`, '', usageLine(op), `- no api2 equivalent yet: ${op.whyNot}`, ...(dates.length > 0 ? [`- dates: ${dates.join('; ')}`] : []), ''];
+}
+
+export function renderGuideMarkdown(guide: Guide): string {
+  const total = [...guide.movable, ...guide.legacyOnly].reduce((sum, op) => sum + op.requests, 0);
+  const out = [
+    `# Migration guide for ${code(guide.client)}`,
+    '',
+    `Your application (client ${guide.hashes.map(code).join(', ')}) made ${formatCount(total)} requests to the legacy interface from ${guide.from} to ${guide.to} (from ${guide.sources.join(', ')}).`,
+    '',
+  ];
+  const dates = noticePhrases(guide.notice);
+  out.push('## Dates', '', dates.length > 0 ? `The legacy interface: ${dates.join('; ')}.` : 'No date is set for the whole legacy interface; per operation dates, when set, are below.', '');
+  out.push('## Operations to move to api2', '');
+  if (guide.movable.length === 0) out.push('(none)', '');
+  for (const op of guide.movable) out.push(...movableSection(op));
+  out.push('## Operations with no api2 equivalent yet', '');
+  if (guide.legacyOnly.length === 0) out.push('(none)', '');
+  for (const op of guide.legacyOnly) out.push(...legacyOnlySection(op));
+  if (guide.uncatalogued > 0) out.push(`It also made ${formatCount(guide.uncatalogued)} calls no catalogued operation matches.`, '');
+  return out.join('\n');
+}

@@ -1,0 +1,38 @@
+/**
+ * Node-only: a client's usage for its guide, from the report's sources: usage-log files or stdin
+ * (read-lines.ts, parse-record.ts: the same reading as the report) or the ClickHouse table
+ * (summed by SQL per client, operation and side).
+ */
+import { parseLine } from '../parse-record.js';
+import { readLines } from '../read-lines.js';
+import { select, sqlString } from '../sources/clickhouse-http.js';
+import type { ClickHouseTarget } from '../sources/clickhouse-http.js';
+import { UsageTally } from './usage.js';
+import type { GuideFilter } from './usage.js';
+
+export async function usageFromFiles(inputs: readonly string[], filter: GuideFilter): Promise<UsageTally> {
+  const tally = new UsageTally(filter);
+  for (const input of inputs) {
+    await readLines(input, (line) => {
+      const parsed = parseLine(line);
+      if (parsed.kind === 'record') tally.add(parsed.record);
+    });
+  }
+  return tally;
+}
+
+/** The same sums from ClickHouse: one row per client (label, else hash), hash, operation and side. */
+export async function usageFromClickHouse(target: ClickHouseTarget, table: string, filter: GuideFilter): Promise<UsageTally> {
+  const tally = new UsageTally(filter);
+  const wanted = filter.clients === undefined ? '' : ` AND (ifNull(clientLabel, client) IN (${[...filter.clients].map(sqlString).join(', ')}) OR client IN (${[...filter.clients].map(sqlString).join(', ')}))`;
+  const rows = await select(
+    target,
+    `SELECT ifNull(clientLabel, client) AS who, client, operation, mode, count(), min(time), max(time) FROM ${table}
+WHERE msg = 'request' AND operation != 'unrouted' AND isNotNull(client) AND time >= ${Math.max(0, Math.floor(filter.since))}${wanted}
+GROUP BY who, client, operation, mode`,
+  );
+  for (const [who, client, operation, mode, n, first, last] of rows) {
+    tally.addCounts(String(who), String(client), String(operation), String(mode), Number(n), Number(first), Number(last));
+  }
+  return tally;
+}

@@ -1,0 +1,70 @@
+/**
+ * A client's legacy use, as the migration guide needs it: per operation, the requests, the first
+ * and last use and the side that answered, counted from usage lines (a file, stdin) or from
+ * ClickHouse's sums (sources.ts). In memory bounded by clients × operations × sides.
+ *
+ * DECISION: a guide's client is its label (every api key labelled alike is one client) or, for an
+ * unlabelled key, its client hash, as each line names it: lines written before a label was
+ * configured count under the hash.
+ */
+import type { LogRecord } from '../types.js';
+
+export interface OperationUsage {
+  requests: number;
+  first: number;
+  last: number;
+  /** Requests per side that answered (`legacy`, `api2`, `gateway`). */
+  readonly bySide: Map<string, number>;
+}
+
+export interface ClientUsage {
+  /** The label, or the client hash of an unlabelled key. */
+  readonly client: string;
+  /** The client hashes counted under it. */
+  readonly hashes: Set<string>;
+  first: number;
+  last: number;
+  /** By operation id (`uncatalogued` for calls no operation matches). */
+  readonly operations: Map<string, OperationUsage>;
+}
+
+/** Which lines a guide counts: since when (epoch ms), and for which clients (labels or hashes; all when undefined). */
+export interface GuideFilter {
+  readonly since: number;
+  readonly clients: ReadonlySet<string> | undefined;
+}
+
+export class UsageTally {
+  readonly clients = new Map<string, ClientUsage>();
+
+  constructor(private readonly filter: GuideFilter) {}
+
+  /** The client a line counts under, or undefined when it is not counted. */
+  clientOf(hash: string | undefined, label: string | undefined): string | undefined {
+    if (hash === undefined) return undefined;
+    const client = label ?? hash;
+    const wanted = this.filter.clients;
+    return wanted === undefined || wanted.has(client) || wanted.has(hash) ? client : undefined;
+  }
+
+  add(record: LogRecord): void {
+    if (record.time < this.filter.since || record.operation === 'unrouted') return;
+    const client = this.clientOf(record.client, record.clientLabel);
+    if (client !== undefined) this.addCounts(client, record.client!, record.operation, record.mode, 1, record.time, record.time);
+  }
+
+  /** `requests` of one client, operation and side, first and last at these times (ClickHouse gives sums). */
+  addCounts(client: string, hash: string, operation: string, side: string, requests: number, first: number, last: number): void {
+    let usage = this.clients.get(client);
+    if (!usage) this.clients.set(client, (usage = { client, hashes: new Set(), first, last, operations: new Map() }));
+    usage.hashes.add(hash);
+    usage.first = Math.min(usage.first, first);
+    usage.last = Math.max(usage.last, last);
+    let op = usage.operations.get(operation);
+    if (!op) usage.operations.set(operation, (op = { requests: 0, first, last, bySide: new Map() }));
+    op.requests += requests;
+    op.first = Math.min(op.first, first);
+    op.last = Math.max(op.last, last);
+    op.bySide.set(side, (op.bySide.get(side) ?? 0) + requests);
+  }
+}
