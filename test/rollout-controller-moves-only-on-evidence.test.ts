@@ -20,7 +20,7 @@ const plan: RolloutPlan = RolloutPlanSchema.parse({
   minStepMs: 1_000,
   minSamples: 50,
   failSamples: 5,
-  gates: { shadowAgreement: { min: 0.95, minComparisons: 40 }, latencyP95: { maxRatio: 2, graceMs: 10 } },
+  gates: { shadowAgreement: { maxDisagreement: 0.05, minComparisons: 40 }, latencyP95: { maxRatio: 2, graceMs: 10, minAnswers: 20 } },
 });
 
 type Counts = { legacy?: Partial<OperationEvidence['legacy']>; api2?: Partial<OperationEvidence['api2']>; fallbacks?: number; compared?: number; agreed?: number; opens?: number };
@@ -40,45 +40,55 @@ const T0 = 1_000_000;
 const at = (step: number, since = T0): RolloutState => ({ ...initialState('recipes.search', plan, since, true), step, at: plan.steps[step] ?? 'legacy' });
 
 describe('promotion', () => {
-  it('moves shadow to 10 % once the step lasted and agreement held over enough comparisons', () => {
-    const decision = evaluate(at(0), plan, evidence({ compared: 40, agreed: 39 }), T0 + 1_000);
+  it('moves shadow to 10 % once the step lasted and the disagreement rate is below the tolerance with 95 % confidence', () => {
+    const decision = evaluate(at(0), plan, evidence({ compared: 150, agreed: 149 }), T0 + 1_000);
     expect(decision.state).toMatchObject({ step: 1, at: 10, status: 'running', since: T0 + 1_000 });
     expect(decision.events).toHaveLength(1);
     expect(decision.events[0]).toMatchObject({ kind: 'promote', from: 'shadow', to: 10, by: 'controller' });
-    expect(decision.events[0]?.gates?.find((g) => g.gate === 'shadowAgreement' && g.window === 'step')).toMatchObject({ outcome: 'pass', samples: 40 });
-    expect(decision.events[0]?.evidence).toMatchObject({ 'step.compared': 40, 'step.agreed': 39 });
+    const gate = decision.events[0]?.gates?.find((g) => g.gate === 'shadowAgreement' && g.window === 'step');
+    expect(gate).toMatchObject({ outcome: 'pass', samples: 150, adverse: 1, measured: 1 / 150, bound: 0.05, confidence: 0.95, method: 'anytime-bound', toPass: 0 });
+    expect(gate?.upper).toBeLessThan(0.05);
+    expect(decision.events[0]?.evidence).toMatchObject({ 'step.compared': 150, 'step.agreed': 149 });
   });
 
   it('holds without an event while the step is too young or the evidence too thin', () => {
-    expect(evaluate(at(0), plan, evidence({ compared: 40, agreed: 40 }), T0 + 999)).toMatchObject({ state: at(0), events: [] });
-    expect(evaluate(at(0), plan, evidence({ compared: 39, agreed: 39 }), T0 + 5_000)).toMatchObject({ state: at(0), events: [] });
-    const canary = evaluate(at(1), plan, evidence({ api2: { requests: 49, p95Ms: 5 }, legacy: { requests: 400, p95Ms: 5 } }), T0 + 5_000);
+    expect(evaluate(at(0), plan, evidence({ compared: 200, agreed: 200 }), T0 + 999)).toMatchObject({ state: at(0), events: [] });
+    // 78 clean comparisons do not bound the rate under 5 % at 95 % (79 do); a point estimate would have promoted at 40.
+    const thin = evaluate(at(0), plan, evidence({ compared: 78, agreed: 78 }), T0 + 5_000);
+    expect(thin).toMatchObject({ state: at(0), events: [] });
+    expect(thin.judged?.find((g) => g.gate === 'shadowAgreement' && g.window === 'step')).toMatchObject({ outcome: 'inconclusive', adverse: 0, toPass: 1 });
+    expect(evaluate(at(0), plan, evidence({ compared: 79, agreed: 79 }), T0 + 5_000).state.at).toBe(10);
+    const canary = evaluate(at(1), plan, evidence({ api2: { requests: 49, p95Ms: 5 }, legacy: { requests: 4000, p95Ms: 5 } }), T0 + 5_000);
     expect(canary.state.step).toBe(1);
     expect(canary.events).toEqual([]);
   });
 
   it('moves 10 % to 100 % when api2 errors and latency stay within legacy\'s bounds, and stays at the last step', () => {
-    const good = evidence({ api2: { requests: 60, status5xx: 0, p95Ms: 20 }, legacy: { requests: 500, status5xx: 1, p95Ms: 10 } });
+    // 600 clean api2 answers bound api2's rate under legacy's lower bound + 1 % (each rate at 97.5 %).
+    const good = evidence({ api2: { requests: 600, status5xx: 0, p95Ms: 20 }, legacy: { requests: 5000, status5xx: 10, p95Ms: 10 } });
     const promoted = evaluate(at(1), plan, good, T0 + 2_000);
     expect(promoted.state).toMatchObject({ step: 2, at: 100 });
-    expect(promoted.state.baseline).toEqual({ errorRate: 1 / 500, p95Ms: 10 });
+    expect(promoted.state.baseline).toEqual({ errorRate: 10 / 5000, p95Ms: 10 });
+    expect(promoted.events[0]?.gates?.find((g) => g.gate === 'errorRate' && g.window === 'step')).toMatchObject({ outcome: 'pass', samples: 600, adverse: 0, bound: 0.01, reference: { samples: 5000, adverse: 10, rate: 10 / 5000 } });
+    // 60 clean answers are a point rate of 0, not yet a bound under it: the step holds.
+    expect(evaluate(at(1), plan, evidence({ api2: { requests: 60, p95Ms: 20 }, legacy: { requests: 5000, status5xx: 10, p95Ms: 10 } }), T0 + 2_000).state.at).toBe(10);
     expect(evaluate({ ...promoted.state, since: T0 }, plan, good, T0 + 9_000).state.step).toBe(2);
   });
 });
 
 describe('failed gates', () => {
   it('sends the route back one step on the first period where agreement fails, naming the gate and the counts', () => {
-    const decision = evaluate(at(1), plan, evidence({ api2: { requests: 10, p95Ms: 5 } }, { compared: 6, agreed: 3 }), T0 + 100);
+    const decision = evaluate(at(1), plan, evidence({ api2: { requests: 10, p95Ms: 5 } }, { compared: 8, agreed: 2 }), T0 + 100);
     expect(decision.state).toMatchObject({ step: 0, at: 'shadow', status: 'running', since: T0 + 100 });
     expect(decision.events.map((e) => e.kind)).toEqual(['gate-failed', 'rollback']);
-    expect(decision.events[0]?.reason).toMatch(/^shadowAgreement 0\.500 < 0\.950 \(recent, 6 samples\) → back-one-step$/);
-    expect(decision.events[0]?.evidence).toMatchObject({ 'recent.compared': 6, 'recent.agreed': 3 });
+    expect(decision.events[0]?.reason).toMatch(/^shadowAgreement 6\/8 differ \(75 %\): 95 % lower bound 15\.\d+ % > 5 % \(recent\) → back-one-step$/);
+    expect(decision.events[0]?.evidence).toMatchObject({ 'recent.compared': 8, 'recent.agreed': 2 });
   });
 
   it('counts fallbacks as api2 errors against legacy\'s own rate', () => {
-    const decision = evaluate(at(2), plan, evidence({}, { api2: { requests: 2, p95Ms: 5 }, fallbacks: 4, legacy: { requests: 4, status5xx: 0 } }), T0 + 100);
+    const decision = evaluate(at(2), plan, evidence({}, { api2: { requests: 2, p95Ms: 5 }, fallbacks: 6, legacy: { requests: 6, status5xx: 0 } }), T0 + 100);
     expect(decision.state).toMatchObject({ step: 1, at: 10 });
-    expect(decision.events[0]?.gates?.find((g) => g.gate === 'errorRate' && g.window === 'recent')).toMatchObject({ outcome: 'fail', measured: 4 / 6, samples: 6 });
+    expect(decision.events[0]?.gates?.find((g) => g.gate === 'errorRate' && g.window === 'recent')).toMatchObject({ outcome: 'fail', measured: 6 / 8, samples: 8, adverse: 6 });
   });
 
   it('fails a slow api2 on p95 against legacy\'s baseline at 100 %', () => {
@@ -88,12 +98,21 @@ describe('failed gates', () => {
     expect(decision.state.at).toBe(10);
   });
 
+  it('fails on the step\'s running counts as soon as the bound is above the tolerance, without waiting for minSamples', () => {
+    // 6 of 6 comparisons differ: the rate is above 5 % with 95 % confidence, though the last period held too few to judge.
+    const decision = evaluate(at(0), plan, evidence({ compared: 6, agreed: 0 }, { compared: 2, agreed: 0 }), T0 + 100);
+    expect(decision.events[0]?.gates?.find((g) => g.outcome === 'fail')).toMatchObject({ gate: 'shadowAgreement', window: 'step', samples: 6, adverse: 6 });
+    expect(evaluate(at(0), plan, evidence({ compared: 4, agreed: 0 }), T0 + 100).events).toEqual([]);
+  });
+
   it('fails the step when the api2 breaker opened, whatever the samples', () => {
     expect(evaluate(at(1), plan, evidence({ opens: 1 }), T0 + 100).state.at).toBe('shadow');
   });
 
   it('does not judge a failure on fewer samples than failSamples', () => {
-    expect(evaluate(at(1), plan, evidence({}, { compared: 4, agreed: 0 }), T0 + 100).events).toEqual([]);
+    // 7 disagreements of 7 put the rate above 5 % with 95 % confidence, but the last period needs 8 samples to fail.
+    expect(evaluate(at(1), { ...plan, failSamples: 8 }, evidence({}, { compared: 7, agreed: 0 }), T0 + 100).events).toEqual([]);
+    expect(evaluate(at(1), { ...plan, failSamples: 7 }, evidence({}, { compared: 7, agreed: 0 }), T0 + 100).events[0]?.kind).toBe('gate-failed');
   });
 
   it('starts a failing first shadow step again, pauses, or goes to legacy, as the plan says', () => {

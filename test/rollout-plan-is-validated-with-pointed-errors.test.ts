@@ -1,6 +1,7 @@
 /**
  * A rollout plan is checked at load, and each mistake is named at its key: a write with a shadow
- * step or a shadow agreement gate, a plan on a legacy-only operation, a mode set beside a plan,
+ * step or a shadow agreement gate, a tolerance no evidence can prove, the older agreement key beside
+ * the one that replaced it, a plan on a legacy-only operation, a mode set beside a plan,
  * steps that do not grow, a shadow step without its gate, a write whose reads have not moved, a
  * state file shared by several workers.
  */
@@ -10,7 +11,7 @@ import { parseConfig } from '../src/config/schema.js';
 const base = {
   upstreams: { legacy: { baseUrl: 'http://127.0.0.1:1' }, api2: { baseUrl: 'https://127.0.0.1:2' } },
 };
-const SHADOW_GATE = { shadowAgreement: { min: 0.99, minComparisons: 50 } };
+const SHADOW_GATE = { shadowAgreement: { maxDisagreement: 0.01, confidence: 0.95 } };
 
 function errorsOf(extra: Record<string, unknown>): string[] {
   const result = parseConfig({ ...base, ...extra });
@@ -24,6 +25,28 @@ describe('rollout plans', () => {
     if (!result.ok) return;
     expect(result.config.routes['recipes.search']?.rollout).toMatchObject({ minStepMs: 600_000, onFailure: 'back-one-step', gates: { errorRate: { maxExcess: 0.01 }, breaker: true } });
     expect(result.config.rollout.evaluationMs).toBe(10_000);
+  });
+
+  it('reads the agreement gate as a tolerated disagreement rate and a confidence, and the older `min` as 1 − min', () => {
+    const plan = (gates: Record<string, unknown>) => {
+      const result = parseConfig({ ...base, routes: { 'recipes.search': { rollout: { steps: ['shadow', 100], gates } } } });
+      if (!result.ok) throw new Error(result.errors.join('\n'));
+      return result.config.routes['recipes.search']?.rollout?.gates;
+    };
+    expect(plan({ shadowAgreement: {} })).toMatchObject({ shadowAgreement: { maxDisagreement: 0.01, confidence: 0.95 }, errorRate: { maxExcess: 0.01, confidence: 0.95 } });
+    expect(plan({ shadowAgreement: { min: 0.99, minComparisons: 100 } })?.shadowAgreement).toEqual({ maxDisagreement: 0.01, confidence: 0.95, minComparisons: 100 });
+    expect(plan({ shadowAgreement: { min: 0.95, confidence: 0.99 } })?.shadowAgreement).toEqual({ maxDisagreement: 0.05, confidence: 0.99 });
+    expect(plan({ shadowAgreement: SHADOW_GATE.shadowAgreement, latencyP95: {} })?.latencyP95).toEqual({ maxRatio: 1.5, graceMs: 20, minAnswers: 20 });
+  });
+
+  it('refuses a tolerance of 0, the older key beside its replacement, and a confidence out of range, naming what to give', () => {
+    const gates = (g: Record<string, unknown>) => errorsOf({ routes: { 'recipes.search': { rollout: { steps: ['shadow', 100], gates: g } } } });
+    const at = 'routes["recipes.search"].rollout.gates';
+    expect(gates({ shadowAgreement: { min: 0.99, maxDisagreement: 0.02 } })).toEqual([`${at}.shadowAgreement.min: is the older name of maxDisagreement (1 − min): give maxDisagreement alone`]);
+    expect(gates({ shadowAgreement: { min: 1 } })).toEqual([`${at}.shadowAgreement.min: must be less than 1: no number of comparisons proves no disagreement at all; give maxDisagreement (0.001 tolerates one in a thousand)`]);
+    expect(gates({ shadowAgreement: { maxDisagreement: 0 } })).toEqual([`${at}.shadowAgreement.maxDisagreement: must be more than 0: no number of comparisons proves a disagreement rate under 0 (0.001 tolerates one in a thousand)`]);
+    expect(gates({ shadowAgreement: {}, errorRate: { maxExcess: 0 } })).toEqual([`${at}.errorRate.maxExcess: must be more than 0: no number of answers proves api2 fails no more often than legacy (0.001 tolerates one more error in a thousand)`]);
+    expect(gates({ shadowAgreement: { confidence: 0.5 } })[0]).toMatch(/^routes\["recipes\.search"\]\.rollout\.gates\.shadowAgreement\.confidence: /);
   });
 
   it('refuses a shadow step and an agreement gate on a write, naming the step', () => {

@@ -9,6 +9,7 @@
  * src/migration/rollout/controller.ts decides.
  */
 import { z } from 'zod';
+import { CONFIDENCE, ShadowAgreementGateSchema } from './rollout-gates.js';
 
 /**
  * A client a plan names: the label the usage log writes for it (`observability.clientLabels`), or
@@ -39,8 +40,9 @@ export const percentOf = (step: RolloutStep): number | null => (step === 'shadow
 export const ROLLOUT_FAILURE_ACTIONS = ['back-one-step', 'legacy', 'pause'] as const;
 export type RolloutFailureAction = (typeof ROLLOUT_FAILURE_ACTIONS)[number];
 
-const share = z.number().min(0).max(1);
 const DAY_MS = 86_400_000;
+/** More than 0: no number of answers proves api2 fails less often than legacy plus nothing. */
+const EXCESS = z.number().gt(0, 'must be more than 0: no number of answers proves api2 fails no more often than legacy (0.001 tolerates one more error in a thousand)').max(1);
 
 export const RolloutPlanSchema = z
   .object({
@@ -53,21 +55,16 @@ export const RolloutPlanSchema = z
     failSamples: z.number().int().min(1).max(1_000_000).default(20),
     gates: z
       .object({
-        /** Shadow agreement at least `min` over at least `minComparisons` comparisons (required to leave a shadow step). */
-        shadowAgreement: z
-          .object({
-            min: share.default(0.99),
-            minComparisons: z.number().int().min(1).max(10_000_000).default(100),
-          })
-          .strict()
-          .optional(),
-        /** api2's 5xx rate (a fallback counts as one) at most legacy's plus `maxExcess`. */
-        errorRate: z.object({ maxExcess: share.default(0.01) }).strict().prefault({}),
-        /** api2's p95 at most legacy's × `maxRatio` + `graceMs` (the latency buckets are coarse). */
+        /** The disagreement rate of the shadow comparisons, judged with an anytime-valid bound (required to leave a shadow step). */
+        shadowAgreement: ShadowAgreementGateSchema.optional(),
+        /** api2's 5xx rate (a fallback counts as one) at most legacy's plus `maxExcess`, with `confidence`. */
+        errorRate: z.object({ maxExcess: EXCESS.default(0.01), confidence: CONFIDENCE.default(0.95) }).strict().prefault({}),
+        /** api2's p95 at most legacy's × `maxRatio` + `graceMs` (the latency buckets are coarse), over at least `minAnswers`. */
         latencyP95: z
           .object({
             maxRatio: z.number().min(1).max(100).default(1.5),
             graceMs: z.number().int().min(0).max(60_000).default(20),
+            minAnswers: z.number().int().min(1).max(1_000_000).default(20),
           })
           .strict()
           .optional(),
@@ -99,7 +96,7 @@ export const RolloutPlanSchema = z
       }
     });
     if (plan.steps.includes('shadow') && !plan.gates.shadowAgreement) {
-      ctx.addIssue({ code: 'custom', path: ['gates', 'shadowAgreement'], message: 'is required by a shadow step: the agreement that moves it on ({ "min": 0.99, "minComparisons": 100 })' });
+      ctx.addIssue({ code: 'custom', path: ['gates', 'shadowAgreement'], message: 'is required by a shadow step: the agreement that moves it on ({ "maxDisagreement": 0.01, "confidence": 0.95 })' });
     }
   });
 

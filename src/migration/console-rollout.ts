@@ -5,7 +5,7 @@
  * and failed gates, newest first, with when and why. Server-rendered, no script.
  */
 import type { RolloutSnapshot } from './rollout/runner.js';
-import { describeGate } from './rollout/gates.js';
+import { GATE_WORD, describeGate } from './rollout/gate-text.js';
 import type { GateResult, RolloutEvent } from './rollout/state.js';
 import { positionKey, positionLabel } from './rollout/steps.js';
 import { html } from '../render/html.js';
@@ -22,8 +22,6 @@ export function rolloutStateOf(snapshot: RolloutSnapshot, view: RolloutSnapshot[
   if (status === 'running' && view.last) return 'done';
   return status;
 }
-
-const GATE_WORD: Record<GateResult['outcome'], string> = { pass: 'held', fail: 'failed', inconclusive: 'too few samples' };
 
 function seconds(ms: number): string {
   return ms < 120_000 ? `${Math.max(0, Math.round(ms / 1000))} s` : `${Math.round(ms / 60_000)} min`;

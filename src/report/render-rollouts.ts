@@ -3,7 +3,7 @@
  * (src/report/rollout-lines.ts): when, what, from → to, by whom, why, and the gates judged with
  * their numbers (failed ones first named). `--json` has every line whole.
  */
-import { describeGate } from '../migration/rollout/gates.js';
+import { GATE_WORD, describeGate } from '../migration/rollout/gate-text.js';
 import type { GateResult } from '../migration/rollout/state.js';
 import { positionKey, positionLabel } from '../migration/rollout/steps.js';
 import { html } from '../render/html.js';
@@ -11,8 +11,7 @@ import type { Html } from '../render/html.js';
 import type { RolloutLine } from './rollout-lines.js';
 import type { Report } from './types.js';
 
-const WORD: Record<GateResult['outcome'], string> = { pass: 'held', fail: 'failed', inconclusive: 'too few samples' };
-const gateText = (g: GateResult): string => `${WORD[g.outcome]}: ${describeGate(g)}`;
+const gateText = (g: GateResult): string => `${GATE_WORD[g.outcome]}: ${describeGate(g)}`;
 /** Failed gates first: they decided. */
 const ordered = (line: RolloutLine): readonly GateResult[] => [...line.gates.filter((g) => g.outcome === 'fail'), ...line.gates.filter((g) => g.outcome !== 'fail')];
 

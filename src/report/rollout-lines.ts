@@ -68,16 +68,26 @@ export function rolloutLineOf(raw: Record<string, unknown>): RolloutLine | strin
     status,
     by,
     reason,
-    gates: gates.map((g: GateResult) => ({ gate: g.gate, window: g.window, outcome: g.outcome, measured: g.measured, bound: g.bound, samples: g.samples })),
+    gates: gates.map(gateOf),
     evidence: evidence as Record<string, number | null>,
   };
 }
 
+const num = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v));
+
 function isGate(value: unknown): value is GateResult {
   if (typeof value !== 'object' || value === null) return false;
   const g = value as Record<string, unknown>;
-  const num = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v));
   return text(g['gate']) && text(g['window']) && text(g['outcome']) && num(g['measured']) && num(g['bound']) && typeof g['samples'] === 'number';
+}
+
+/** A gate's known keys, in a fixed order; its details (n, k, the bounds...) when the line has them all, well formed. */
+function gateOf(g: GateResult): GateResult {
+  const base: GateResult = { gate: g.gate, window: g.window, outcome: g.outcome, measured: g.measured, bound: g.bound, samples: g.samples };
+  const { method, adverse, lower, upper, confidence, needed, toPass, reference } = g;
+  const referenceOk = reference === null || (typeof reference === 'object' && reference !== undefined && [reference.samples, reference.adverse, reference.rate].every((v) => typeof v === 'number' && Number.isFinite(v)));
+  if (!text(method) || ![adverse, lower, upper, confidence, toPass].every(num) || typeof needed !== 'number' || !referenceOk) return base;
+  return { ...base, method, adverse: adverse ?? null, lower: lower ?? null, upper: upper ?? null, confidence: confidence ?? null, needed, toPass: toPass ?? null, reference: reference ?? null };
 }
 
 /** A failed gate is judged before what it decides (a rollback or pause at the same instant). */

@@ -15,9 +15,10 @@
  * Rollback is fast (one period's evidence, `failSamples`), promotion slow (the whole step's).
  */
 import type { RolloutPlan } from '../../config/rollout.js';
-import { describeGate as describe, evidenceFields, judgeGates, measuredBaseline } from './gates.js';
+import { evidenceFields, judgeGates, measuredBaseline } from './gates.js';
+import { describeGate as describe } from './gate-text.js';
 import type { WindowEvidence } from './gates.js';
-import type { GateResult, Position, RolloutEvent, RolloutEventKind, RolloutState } from './state.js';
+import type { GateResult, JudgedGate, Position, RolloutEvent, RolloutEventKind, RolloutState } from './state.js';
 import { positionLabel, positionOf } from './steps.js';
 
 export interface Evidence {
@@ -33,7 +34,7 @@ export interface Decision {
   readonly state: RolloutState;
   readonly events: readonly RolloutEvent[];
   /** The gates judged at this evaluation (held or not), for the console's "last evaluation". */
-  readonly judged?: readonly GateResult[];
+  readonly judged?: readonly JudgedGate[];
 }
 
 export function evaluate(state: RolloutState, plan: RolloutPlan, evidence: Evidence, now: number): Decision {
@@ -48,16 +49,17 @@ export function evaluate(state: RolloutState, plan: RolloutPlan, evidence: Evide
   const stepGates = judgeGates(plan, state.at, evidence.step, 'step', plan.minSamples, baseline);
   const recentGates = judgeGates(plan, state.at, evidence.recent, 'recent', plan.failSamples, baseline);
   const judged = [...stepGates, ...recentGates];
-  const facts = { ...evidenceFields('step', evidence.step), ...evidenceFields('recent', evidence.recent) };
   const failed = judged.filter((gate) => gate.outcome === 'fail');
   const kept: RolloutState = baseline && baseline !== state.baseline ? { ...state, baseline } : state;
 
+  // The counts behind a decision, for its events (built only when something is decided).
+  const facts = (): Record<string, number | null> => ({ ...evidenceFields('step', evidence.step), ...evidenceFields('recent', evidence.recent) });
   if (failed.length > 0) {
     const why = `${failed.map(describe).join('; ')}`;
     const next = afterFailure(kept, plan, now, why);
     return {
       state: next,
-      events: [event(now, state, next, 'gate-failed', `${why} → ${plan.onFailure}`, judged, facts), ...(next.at !== state.at ? [event(now, state, next, next.status === 'paused' ? 'pause' : 'rollback', next.reason, judged, facts)] : [])],
+      events: [event(now, state, next, 'gate-failed', `${why} → ${plan.onFailure}`, judged, facts()), ...(next.at !== state.at ? [event(now, state, next, next.status === 'paused' ? 'pause' : 'rollback', next.reason, judged, facts())] : [])],
       judged,
     };
   }
@@ -70,7 +72,7 @@ export function evaluate(state: RolloutState, plan: RolloutPlan, evidence: Evide
   const at = positionOf(plan, step);
   const reason = `${stepGates.map(describe).join('; ')} over ${Math.round((now - state.since) / 1000)} s`;
   const next: RolloutState = { ...kept, step, at, since: now, reason: `promoted: ${reason}` };
-  return { state: next, events: [event(now, state, next, 'promote', reason, judged, facts)], judged };
+  return { state: next, events: [event(now, state, next, 'promote', reason, judged, facts())], judged };
 }
 
 function afterFailure(state: RolloutState, plan: RolloutPlan, now: number, why: string): RolloutState {

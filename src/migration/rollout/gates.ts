@@ -1,10 +1,11 @@
 /**
  * The gates of a plan, judged on one window of live counts (src/migration/live-counters.ts):
- * pure functions of the counts, the plan and the step.
+ * pure functions of the counts, the plan and the step (docs/rollout.md "Gates, evidence, decisions").
  *
- *   shadowAgreement  agreed / compared ≥ min
- *   errorRate        api2's (5xx + fallbacks) / (answers + fallbacks) ≤ legacy's 5xx rate + maxExcess
- *   latencyP95       api2's p95 ≤ legacy's p95 × maxRatio + graceMs
+ *   shadowAgreement  disagreement rate below maxDisagreement with `confidence` (anytime-valid bound)
+ *   errorRate        api2's (5xx + fallbacks) / (answers + fallbacks) minus legacy's 5xx rate below
+ *                    maxExcess with `confidence` (anytime-valid bounds on both: proportion-gates.ts)
+ *   latencyP95       api2's p95 ≤ legacy's p95 × maxRatio + graceMs, over at least minAnswers
  *   breaker          the api2 breaker did not open
  *
  * A fallback (api2 failed, legacy answered) counts as an api2 error: the client was rescued, the
@@ -14,7 +15,8 @@
  * inconclusive.
  */
 import type { RolloutPlan } from '../../config/rollout.js';
-import type { GateResult, Position, RolloutState } from './state.js';
+import type { GateResult, JudgedGate, Position, RolloutState } from './state.js';
+import { judgeAgreement, judgeErrorRate } from './proportion-gates.js';
 
 /** The part of the live counters' OperationCounts the gates read. */
 export interface SideEvidence {
@@ -70,47 +72,43 @@ export function measuredBaseline(counts: OperationEvidence, minSamples: number):
 }
 
 /**
- * Every gate that applies at `at`, judged on `window` with `minSamples` needed to conclude.
- * A shadow step: agreement and breaker. A percentage step: error rate, p95 and breaker, and
- * agreement when comparisons were made (of the requests legacy answered); it never waits for them.
+ * Every gate that applies at `at`, judged on `window`; `minSamples` is the window's floor (the
+ * plan's minSamples over the step, failSamples over the last period). A shadow step: agreement and
+ * breaker. A percentage step: error rate, p95 and breaker, and agreement when comparisons were made
+ * (of the requests legacy answered).
  */
-export function judgeGates(plan: RolloutPlan, at: Position, window: WindowEvidence, which: GateResult['window'], minSamples: number, baseline: RolloutState['baseline']): GateResult[] {
+export function judgeGates(plan: RolloutPlan, at: Position, window: WindowEvidence, which: GateResult['window'], minSamples: number, baseline: RolloutState['baseline']): JudgedGate[] {
   const { gates } = plan;
   const { counts } = window;
-  const results: GateResult[] = [];
+  const step = which === 'step';
+  const results: JudgedGate[] = [];
   const agreement = gates.shadowAgreement;
   if (agreement && (at === 'shadow' || counts.shadow.compared > 0)) {
-    const needed = which === 'step' ? agreement.minComparisons : minSamples;
-    const compared = counts.shadow.compared;
-    const measured = compared === 0 ? null : counts.shadow.agreed / compared;
-    results.push({ gate: 'shadowAgreement', window: which, measured, bound: agreement.min, samples: compared, outcome: compared < needed || measured === null ? 'inconclusive' : measured >= agreement.min ? 'pass' : 'fail' });
+    const floors = step ? { pass: agreement.minComparisons ?? 1, fail: 1 } : { pass: minSamples, fail: minSamples };
+    results.push(judgeAgreement(agreement, counts.shadow.compared, counts.shadow.agreed, which, floors));
   }
   if (at !== 'shadow' && at !== 'legacy') {
-    const samples = api2Samples(counts);
     const own = legacyOwn(counts);
-    const legacyRate = own >= minSamples ? counts.legacy.status5xx / own : (baseline?.errorRate ?? 0);
-    const rate = samples === 0 ? null : (counts.api2.status5xx + counts.fallbacks) / samples;
-    const bound = legacyRate + gates.errorRate.maxExcess;
-    results.push({ gate: 'errorRate', window: which, measured: rate, bound, samples, outcome: samples < minSamples || rate === null ? 'inconclusive' : rate <= bound ? 'pass' : 'fail' });
+    const legacy = own >= minSamples ? { samples: own, errors: Math.min(own, counts.legacy.status5xx) } : null;
+    const api2 = { samples: api2Samples(counts), errors: counts.api2.status5xx + counts.fallbacks };
+    const floors = step ? { pass: minSamples, fail: 1 } : { pass: minSamples, fail: minSamples };
+    results.push(judgeErrorRate(gates.errorRate, { api2, legacy, baselineRate: baseline?.errorRate ?? 0 }, which, floors));
     const latency = gates.latencyP95;
     if (latency) {
       const legacyP95 = own >= minSamples ? counts.legacy.p95Ms : (baseline?.p95Ms ?? null);
-      const p95 = counts.api2.p95Ms;
-      const limit = legacyP95 === null ? null : legacyP95 * latency.maxRatio + latency.graceMs;
-      const timed = counts.api2.requests;
-      results.push({ gate: 'latencyP95', window: which, measured: p95, bound: limit, samples: timed, outcome: timed < minSamples || p95 === null || limit === null ? 'inconclusive' : p95 <= limit ? 'pass' : 'fail' });
+      results.push(judgeLatency(latency, counts.api2.p95Ms, legacyP95, counts.api2.requests, which, step ? Math.max(minSamples, latency.minAnswers) : minSamples));
     }
   }
   if (gates.breaker && at !== 'legacy') {
     const opens = window.api2BreakerOpens;
-    results.push({ gate: 'breaker', window: which, measured: opens, bound: 0, samples: opens, outcome: opens > 0 ? 'fail' : 'pass' });
+    results.push({ gate: 'breaker', window: which, measured: opens, bound: 0, samples: opens, outcome: opens > 0 ? 'fail' : 'pass', method: 'count', adverse: opens, lower: null, upper: null, confidence: null, needed: 0, toPass: opens > 0 ? null : 0, reference: null });
   }
   return results;
 }
 
-/** One gate's judgement in words: `shadowAgreement 0.950 ≥ 0.900 (step, 40 samples)`. */
-export function describeGate(gate: GateResult): string {
-  const value = (n: number | null): string => (n === null ? '-' : Number.isInteger(n) ? String(n) : n.toFixed(3));
-  const op = gate.gate === 'shadowAgreement' ? (gate.outcome === 'fail' ? '<' : '≥') : gate.outcome === 'fail' ? '>' : '≤';
-  return `${gate.gate} ${value(gate.measured)} ${op} ${value(gate.bound)} (${gate.window}, ${gate.samples} samples)`;
+/** A point comparison of the bucketed p95s, once the window holds `needed` timed api2 answers. */
+function judgeLatency(latency: NonNullable<RolloutPlan['gates']['latencyP95']>, p95: number | null, legacyP95: number | null, timed: number, which: GateResult['window'], needed: number): JudgedGate {
+  const limit = legacyP95 === null ? null : legacyP95 * latency.maxRatio + latency.graceMs;
+  const outcome = timed < needed || p95 === null || limit === null ? 'inconclusive' : p95 <= limit ? 'pass' : 'fail';
+  return { gate: 'latencyP95', window: which, measured: p95, bound: limit, samples: timed, outcome, method: 'point', adverse: null, lower: null, upper: null, confidence: null, needed, toPass: outcome === 'pass' ? 0 : timed < needed ? needed - timed : null, reference: null };
 }

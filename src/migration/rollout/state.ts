@@ -37,16 +37,47 @@ export interface RolloutState {
   readonly pageEpoch: number;
 }
 
-/** One gate's judgement, with the numbers that decided it. */
-export interface GateResult {
+/**
+ * One gate's judgement, with the numbers that decided it (docs/rollout.md "Gates, evidence,
+ * decisions"). `measured` is the point value: the disagreement rate (shadowAgreement), api2's error
+ * rate above legacy's (errorRate), api2's p95 (latencyP95), breaker opens; `bound` is what the gate
+ * holds it to. The details are on every gate judged since the anytime-valid bounds; gates of older
+ * events (stored, or in older log lines) have the first six fields only.
+ */
+export interface GateResult extends Partial<GateDetails> {
   readonly gate: 'shadowAgreement' | 'errorRate' | 'latencyP95' | 'breaker';
   /** step: since the step began; recent: the last evaluation period. */
   readonly window: 'step' | 'recent';
+  /** pass: within the bound (with the confidence, where there is one); fail: beyond it; inconclusive: keep collecting. */
   readonly outcome: 'pass' | 'fail' | 'inconclusive';
   readonly measured: number | null;
   readonly bound: number | null;
+  /** n: comparisons (shadowAgreement), api2 answers and fallbacks (errorRate), api2's timed answers (latencyP95). */
   readonly samples: number;
 }
+
+/** How a gate decided: an anytime-valid bound (sequential-bounds.ts), a point value over a least count, a count of events. */
+export type GateMethod = 'anytime-bound' | 'point' | 'count';
+
+export interface GateDetails {
+  readonly method: GateMethod;
+  /** k: the samples against api2 (disagreements, api2 5xx + fallbacks, breaker opens); null for latency. */
+  readonly adverse: number | null;
+  /** The anytime-valid bounds on `measured` (null for a point or count gate): pass when upper < bound, fail when lower > bound. */
+  readonly lower: number | null;
+  readonly upper: number | null;
+  /** The confidence of lower and upper (null for a point or count gate). */
+  readonly confidence: number | null;
+  /** The least samples this window needs before the gate can pass (minComparisons, minSamples, minAnswers, failSamples). */
+  readonly needed: number;
+  /** About how many more samples, all clean, would pass it (0: passes now; null: not a question of samples). */
+  readonly toPass: number | null;
+  /** errorRate: legacy's own answers and 5xx it was compared with (samples 0: the stored baseline's rate). */
+  readonly reference: { readonly samples: number; readonly adverse: number; readonly rate: number } | null;
+}
+
+/** A gate judged now: every detail present. */
+export type JudgedGate = GateResult & GateDetails;
 
 /**
  * restored: the shared store had lost the state (Redis restarted empty, or evicted the key) and a
