@@ -52,7 +52,7 @@ describe('the live console during a rollout', () => {
     expect(await failedRow.locator('td').nth(5).textContent()).toContain('→ back-one-step');
     const failedGates = await failedRow.locator('li[data-outcome="fail"]').allTextContents();
     expect(failedGates.length).toBeGreaterThan(0);
-    expect(failedGates[0]).toMatch(/^failed: \w+ [\d.-]+ [<>] [\d.]+ \((step|recent), \d+ samples\)$/);
+    expect(failedGates[0]).toMatch(/^failed: (\w+ \d+\/\d+ [^:]+: [\d.]+ % lower bound [\d.]+ % > [\d.]+ % \((step|recent)\)|\w+ [\d.-]+ > [\d.]+ \((step|recent), \d+ samples\))$/);
     // The last evaluation on this replica: each gate judged, held or not.
     expect(await cell('lastEvaluation').getAttribute('data-value')).not.toBe('');
     expect(await cell('lastEvaluation').locator('li').count()).toBeGreaterThan(0);

@@ -66,7 +66,7 @@ describe('the migration report during a rollout', () => {
     const text = renderText(report);
     expect(text).toContain('ROLLOUTS');
     expect(text).toContain(`${failed.time}  gate-failed 5 % → shadow (running, by controller): ${failed.reason}`);
-    expect(text).toMatch(/\n {6}failed: \w+ [\d.-]+ [<>] [\d.]+ \((step|recent), \d+ samples\)\n/);
+    expect(text).toMatch(/\n {6}failed: (\w+ \d+\/\d+ [^:\n]+: [\d.]+ % lower bound [\d.]+ % > [\d.]+ % \((step|recent)\)|\w+ [\d.-]+ > [\d.]+ \((step|recent), \d+ samples\))\n/);
     const page = renderHtml(report);
     expect(page).toContain(`<tr data-operation="recipes.search" data-kind="promote" data-from="shadow" data-to="5"`);
     expect(page).toMatch(/<li data-gate="\w+" data-window="(step|recent)" data-outcome="fail">failed: /);

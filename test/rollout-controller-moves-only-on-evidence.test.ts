@@ -70,6 +70,11 @@ describe('promotion', () => {
     expect(promoted.state).toMatchObject({ step: 2, at: 100 });
     expect(promoted.state.baseline).toEqual({ errorRate: 10 / 5000, p95Ms: 10 });
     expect(promoted.events[0]?.gates?.find((g) => g.gate === 'errorRate' && g.window === 'step')).toMatchObject({ outcome: 'pass', samples: 600, adverse: 0, bound: 0.01, reference: { samples: 5000, adverse: 10, rate: 10 / 5000 } });
+    // The p95 needs minAnswers timed answers before it can pass.
+    const strict = { ...plan, gates: { ...plan.gates, latencyP95: { maxRatio: 2, graceMs: 10, minAnswers: 700 } } };
+    const held = evaluate(at(1), strict, good, T0 + 2_000);
+    expect(held.state.at).toBe(10);
+    expect(held.judged?.find((g) => g.gate === 'latencyP95' && g.window === 'step')).toMatchObject({ outcome: 'inconclusive', needed: 700, toPass: 100 });
     // 60 clean answers are a point rate of 0, not yet a bound under it: the step holds.
     expect(evaluate(at(1), plan, evidence({ api2: { requests: 60, p95Ms: 20 }, legacy: { requests: 5000, status5xx: 10, p95Ms: 10 } }), T0 + 2_000).state.at).toBe(10);
     expect(evaluate({ ...promoted.state, since: T0 }, plan, good, T0 + 9_000).state.step).toBe(2);

@@ -25,13 +25,16 @@ export const TOKEN = 'rollout-test-admin-token-0123456789';
  * Canary buckets of the six clients: paid/anonymous 242, free/alice 2298, paid/alice 2987: 5 % holds one, 25 % three...
  * The p95 of a step's 8 to 20 samples is their slowest: graceMs is wider than one request stalled by a
  * loaded machine (seen: 300 ms against legacy's 30), narrower than the front's `slow` fault (1 s).
+ * The tolerances are wide so that a step's bound concludes on a test's traffic (docs/rollout.md: 39
+ * clean comparisons at 10 %, 23 clean api2 answers at 20 % more errors than legacy); a differing or
+ * failing api2 (every answer) is far beyond them.
  */
 export const PLAN: RolloutPlanInput = {
   steps: ['shadow', 5, 25, 100],
   minStepMs: 300,
   minSamples: 8,
   failSamples: 3,
-  gates: { shadowAgreement: { min: 0.9, minComparisons: 8 }, errorRate: { maxExcess: 0.05 }, latencyP95: { maxRatio: 3, graceMs: 600 } },
+  gates: { shadowAgreement: { maxDisagreement: 0.1, minComparisons: 8 }, errorRate: { maxExcess: 0.2 }, latencyP95: { maxRatio: 3, graceMs: 600 } },
 };
 
 export function rolloutConfig(front: Api2Front, legacyOrigin: string, extra: Partial<GatewayConfigInput> = {}): Partial<GatewayConfigInput> {

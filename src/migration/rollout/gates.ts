@@ -17,6 +17,7 @@
 import type { RolloutPlan } from '../../config/rollout.js';
 import type { GateResult, JudgedGate, Position, RolloutState } from './state.js';
 import { judgeAgreement, judgeErrorRate } from './proportion-gates.js';
+import type { Floors } from './proportion-gates.js';
 
 /** The part of the live counters' OperationCounts the gates read. */
 export interface SideEvidence {
@@ -96,7 +97,8 @@ export function judgeGates(plan: RolloutPlan, at: Position, window: WindowEviden
     const latency = gates.latencyP95;
     if (latency) {
       const legacyP95 = own >= minSamples ? counts.legacy.p95Ms : (baseline?.p95Ms ?? null);
-      results.push(judgeLatency(latency, counts.api2.p95Ms, legacyP95, counts.api2.requests, which, step ? Math.max(minSamples, latency.minAnswers) : minSamples));
+      // minAnswers holds back a pass only: a slow api2 is sent back on the window's own floor.
+      results.push(judgeLatency(latency, counts.api2.p95Ms, legacyP95, counts.api2.requests, which, { pass: step ? Math.max(minSamples, latency.minAnswers) : minSamples, fail: minSamples }));
     }
   }
   if (gates.breaker && at !== 'legacy') {
@@ -106,9 +108,10 @@ export function judgeGates(plan: RolloutPlan, at: Position, window: WindowEviden
   return results;
 }
 
-/** A point comparison of the bucketed p95s, once the window holds `needed` timed api2 answers. */
-function judgeLatency(latency: NonNullable<RolloutPlan['gates']['latencyP95']>, p95: number | null, legacyP95: number | null, timed: number, which: GateResult['window'], needed: number): JudgedGate {
+/** A point comparison of the bucketed p95s, once the window holds the floor's timed api2 answers. */
+function judgeLatency(latency: NonNullable<RolloutPlan['gates']['latencyP95']>, p95: number | null, legacyP95: number | null, timed: number, which: GateResult['window'], floors: Floors): JudgedGate {
   const limit = legacyP95 === null ? null : legacyP95 * latency.maxRatio + latency.graceMs;
-  const outcome = timed < needed || p95 === null || limit === null ? 'inconclusive' : p95 <= limit ? 'pass' : 'fail';
-  return { gate: 'latencyP95', window: which, measured: p95, bound: limit, samples: timed, outcome, method: 'point', adverse: null, lower: null, upper: null, confidence: null, needed, toPass: outcome === 'pass' ? 0 : timed < needed ? needed - timed : null, reference: null };
+  const verdict = p95 === null || limit === null ? null : p95 <= limit ? 'pass' : 'fail';
+  const outcome = verdict === null || timed < floors[verdict] ? 'inconclusive' : verdict;
+  return { gate: 'latencyP95', window: which, measured: p95, bound: limit, samples: timed, outcome, method: 'point', adverse: null, lower: null, upper: null, confidence: null, needed: floors.pass, toPass: outcome === 'pass' ? 0 : verdict === 'fail' || limit === null ? null : Math.max(0, floors.pass - timed), reference: null };
 }
