@@ -4,12 +4,13 @@
  * live counts of the step so far and of the last evaluation period.
  *
  *   waiting      a write: starts (first step) once the reads of its resource finished theirs
- *   running      a gate failed in either window (with enough samples there) → onFailure:
+ *   running      a gate failed in either window (its bound above the tolerance; failSamples in
+ *                  the last period) → onFailure:
  *                  back-one-step (a first step that is shadow starts again: it exposes nobody),
  *                  legacy (rolled back), pause (held where it is);
- *                every gate passed over the step (enough samples), the step lasted minStepMs and
- *                  holds minSamples → the next step; the last step stays watched;
- *                otherwise (too few samples: inconclusive) → held, no event
+ *                every gate passed over the step (its bound below the tolerance, its floor of
+ *                  samples met), the step lasted minStepMs → the next step; the last step stays watched;
+ *                otherwise (a gate still collecting: inconclusive) → held, no event
  *   paused, rolled-back   nothing until an operator acts (actions.ts)
  *
  * Rollback is fast (one period's evidence, `failSamples`), promotion slow (the whole step's).

@@ -41,7 +41,7 @@ export function describeGate(gate: GateResult): string {
   if (gate.method !== 'anytime-bound' || gate.lower == null || gate.upper == null || gate.bound === null) return describePoint(gate);
   const { lower, upper, bound } = gate;
   const measured = gate.measured === null ? '-' : pct(gate.measured);
-  const counted = gate.gate === 'errorRate' ? `${gate.adverse ?? '?'}/${gate.samples} api2 errors (excess ${measured}${gate.reference ? `, legacy ${gate.reference.adverse}/${gate.reference.samples}` : ''})` : `${gate.adverse ?? '?'}/${gate.samples} ${NOUN[gate.gate]} (${measured})`;
+  const counted = gate.gate === 'errorRate' ? `${gate.adverse ?? '?'}/${gate.samples} api2 errors (excess ${measured}${legacyPart(gate.reference)})` : `${gate.adverse ?? '?'}/${gate.samples} ${NOUN[gate.gate]} (${measured})`;
   const confidence = `${gate.confidence === null || gate.confidence === undefined ? '?' : Number((gate.confidence * 100).toPrecision(6))} %`;
   const head = `${gate.gate} ${counted}: ${confidence}`;
   if (gate.outcome === 'fail') return `${head} lower bound ${pct(lower, [bound])} > ${pct(bound, [lower])} (${gate.window})`;
@@ -57,6 +57,12 @@ function describePoint(gate: GateResult): string {
   const op = higherIsBetter ? (gate.outcome === 'fail' ? '<' : '≥') : gate.outcome === 'fail' ? '>' : '≤';
   const [measured, bound] = gate.measured === null || gate.bound === null ? [plain(gate.measured), plain(gate.bound)] : distinctPair(gate.measured, gate.bound);
   return `${gate.gate} ${measured} ${op} ${bound} (${gate.window}, ${gate.samples} samples)`;
+}
+
+/** Legacy's counts an error rate was compared with, or the stored baseline's rate standing in for them. */
+function legacyPart(reference: GateResult['reference']): string {
+  if (!reference) return '';
+  return reference.samples > 0 ? `, legacy ${reference.adverse}/${reference.samples}` : `, legacy baseline ${pct(reference.rate)}`;
 }
 
 const plain = (value: number | null): string => (value === null ? '-' : String(Number(value.toPrecision(3))));
