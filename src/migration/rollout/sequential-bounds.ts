@@ -4,20 +4,23 @@
  * at any look, as often as it likes, and stop at any of them (docs/rollout.md "Gates, evidence,
  * decisions").
  *
- * Method: two one-sided likelihood-ratio tests (Wald's SPRT statistic, Wald 1945) judged as test
+ * Method: one-sided likelihood-ratio tests (Wald's SPRT statistic, Wald 1945) judged as test
  * martingales with Ville's inequality (Ville 1939; Robbins 1970; Ramdas et al. 2023), inverted into
  * a confidence sequence. For a candidate rate p and an alternative q whose odds are c times p's,
  *   LR_c(p) = c^k / (1 + (c − 1) p)^n
  * is a nonnegative martingale of mean 1 when the rate is p, so P(it ever reaches 1/α) ≤ α.
- *   upper: the least p that LR_{1/4}(p) rejects (an alternative a quarter of p's odds)
- *   lower: the greatest p that LR_2(p) rejects (an alternative twice p's odds)
+ *   upper: the least p that LR_{1/4}(p) rejects at α (an alternative a quarter of p's odds)
+ *   lower: the greatest p that LR_2(p) or LR_16(p) rejects, each at α/2 (twice p's odds: a mapping
+ *          somewhat worse than tolerated; sixteen times: one that is plainly broken, failed in a
+ *          few comparisons)
  * (rejects: reaches 1/α; the rejected rates are those above `upper` and those below `lower`).
  * P(the rate is ever above `upper`) ≤ α and P(ever below `lower`) ≤ α, whatever the looks.
+ * LR_c(p) depends on p through 1 + (c − 1) p alone, so each edge is closed-form.
  */
 
-/** The alternatives' odds ratios: the pass side bets on a quarter of the tolerance, the fail side on twice it. */
+/** The alternatives' odds ratios: the pass side bets on a quarter of the rate, the fail side on twice it and on sixteen times it. */
 export const PASS_ODDS_RATIO = 1 / 4;
-export const FAIL_ODDS_RATIO = 2;
+export const FAIL_ODDS_RATIOS = [2, 16] as const;
 
 export type RateDecision = 'below' | 'above' | 'undecided';
 
@@ -33,21 +36,21 @@ function logRatio(n: number, k: number, p: number, c: number): number {
   return k * Math.log(c) - n * Math.log1p((c - 1) * p);
 }
 
-/**
- * The least rate the pass-side test rejects at level α (1 when none): an anytime-valid upper bound.
- * LR_c(p) depends on p through 1 + (c − 1) p alone, so the edge where it reaches 1/α is closed-form.
- */
-export function upperBound(n: number, k: number, alpha: number): number {
-  if (n === 0) return 1;
-  const edge = (1 - Math.exp((k * Math.log(PASS_ODDS_RATIO) - Math.log(1 / alpha)) / n)) / (1 - PASS_ODDS_RATIO);
-  return Math.min(1, edge);
+/** The rate p at which ln LR_c(p) is ln(1/α) (n > 0): LR_c rejects the rates beyond it (above for c < 1, below for c > 1). */
+function edge(n: number, k: number, c: number, alpha: number): number {
+  return (Math.exp((k * Math.log(c) - Math.log(1 / alpha)) / n) - 1) / (c - 1);
 }
 
-/** The greatest rate the fail-side test rejects at level α (0 when none): an anytime-valid lower bound. */
+/** The least rate the pass-side test rejects at level α (1 when none): an anytime-valid upper bound. */
+export function upperBound(n: number, k: number, alpha: number): number {
+  return n === 0 ? 1 : Math.min(1, edge(n, k, PASS_ODDS_RATIO, alpha));
+}
+
+/** The greatest rate a fail-side test rejects, each at α/2 (0 when none): an anytime-valid lower bound. */
 export function lowerBound(n: number, k: number, alpha: number): number {
   if (n === 0) return 0;
-  const edge = (Math.exp((k * Math.log(FAIL_ODDS_RATIO) - Math.log(1 / alpha)) / n) - 1) / (FAIL_ODDS_RATIO - 1);
-  return Math.min(1, Math.max(0, edge));
+  const share = alpha / FAIL_ODDS_RATIOS.length;
+  return Math.min(1, Math.max(0, ...FAIL_ODDS_RATIOS.map((c) => edge(n, k, c, share))));
 }
 
 export function rateBounds(n: number, k: number, alpha: number): RateBounds {
