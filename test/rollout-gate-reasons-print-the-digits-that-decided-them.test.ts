@@ -33,6 +33,11 @@ describe('gate reasons', () => {
     expect(describeGate(bounded('fail', 0.0100001, 0.5, 0.01))).toContain('lower bound 1.00001 % > 1 %');
   });
 
+  it('prints a latency gate short of samples with the sign its numbers have, and what it still needs', () => {
+    const slowButFew: JudgedGate = { gate: 'latencyP95', window: 'step', outcome: 'inconclusive', measured: 500, bound: 30, samples: 8, method: 'point', adverse: null, lower: null, upper: null, confidence: null, needed: 20, toPass: null, reference: null };
+    expect(describeGate(slowButFew)).toBe('latencyP95 500 > 30 (step, 8 samples of 20 needed)');
+  });
+
   it('never prints a comparison whose printed numbers contradict it', () => {
     const near = fc.tuple(fc.double({ min: 1e-4, max: 0.5, noNaN: true }), fc.integer({ min: 1, max: 1_000_000 }), fc.boolean());
     fc.assert(

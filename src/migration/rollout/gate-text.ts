@@ -54,9 +54,12 @@ export function describeGate(gate: GateResult): string {
 /** A point or count gate, or a gate judged before the bounds: `latencyP95 500 > 30 (recent, 8 samples)`. */
 function describePoint(gate: GateResult): string {
   const higherIsBetter = gate.gate === 'shadowAgreement' && gate.method === undefined;
-  const op = higherIsBetter ? (gate.outcome === 'fail' ? '<' : '≥') : gate.outcome === 'fail' ? '>' : '≤';
+  // The sign says how the two numbers compare (a gate short of samples may be on either side).
+  const within = gate.measured === null || gate.bound === null ? gate.outcome !== 'fail' : higherIsBetter ? gate.measured >= gate.bound : gate.measured <= gate.bound;
+  const op = higherIsBetter ? (within ? '≥' : '<') : within ? '≤' : '>';
   const [measured, bound] = gate.measured === null || gate.bound === null ? [plain(gate.measured), plain(gate.bound)] : distinctPair(gate.measured, gate.bound);
-  return `${gate.gate} ${measured} ${op} ${bound} (${gate.window}, ${gate.samples} samples)`;
+  const short = gate.outcome === 'inconclusive' && gate.needed !== undefined && gate.samples < gate.needed ? ` of ${gate.needed} needed` : '';
+  return `${gate.gate} ${measured} ${op} ${bound} (${gate.window}, ${gate.samples} samples${short})`;
 }
 
 /** Legacy's counts an error rate was compared with, or the stored baseline's rate standing in for them. */
