@@ -15,6 +15,7 @@ import { mountAdminRoutes } from './observability/admin-routes.js';
 import type { AdminRoutes } from './observability/admin-routes.js';
 import { identifierFromConfig } from './request/identity.js';
 import type { Identifier } from './request/identity.js';
+import type { HmacSha256 } from './request/hmac.js';
 import { gatewayErrorResponse } from './http/gateway-error.js';
 import { compileTrustedProxies } from './http/trusted-proxies.js';
 import { hostMatcher } from './http/hosts.js';
@@ -66,9 +67,9 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
 
   const logDetails = deps.onRecord && config.observability.log.enabled;
   // One identity for the usage log and a plan's cohorts: the same hash and label.
-  const identifier = deps.identifier ?? identifierFromConfig(config.observability);
+  const identifier = deps.identifier ?? identifierFromConfig(config.observability, deps.runtime.hmacSha256);
   const mappingContext = { memory: deps.shared?.memory ?? createMappingMemory(), options: { noPhotoImageUrl: config.api2.noPhotoImageUrl } };
-  const searchCache = deps.shared?.searchCache !== undefined ? deps.shared.searchCache : createSearchCache(config);
+  const searchCache = deps.shared?.searchCache !== undefined ? deps.shared.searchCache : createSearchCache(config, deps.runtime.hmacSha256);
   const upstreams = guardedUpstreams(deps.upstreams, config, deps.onBreaker);
   const route = routesInForce(config, deps.rollout);
   const shadow = Object.values(config.routes).some((r) => r.mode === 'shadow' || (r.rollout && deps.rollout))
@@ -108,7 +109,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
 }
 
 /** The search page cache a config asks for, or null when it is off; `shared`: the replicas' tier and hash key. */
-export function createSearchCache(config: GatewayConfig, shared?: { readonly tier: CacheTier | undefined; readonly hashKey: string | undefined }): SearchCache | null {
+export function createSearchCache(config: GatewayConfig, hmacSha256: HmacSha256, shared?: { readonly tier: CacheTier | undefined; readonly hashKey: string | undefined }): SearchCache | null {
   if (!config.cache.enabled) return null;
   return new SearchCache({
     maxEntries: config.cache.maxEntries,
@@ -117,5 +118,6 @@ export function createSearchCache(config: GatewayConfig, shared?: { readonly tie
     keyKnowledgeTtlMs: config.cache.keyKnowledgeTtlMs,
     tier: shared?.tier,
     hashKey: shared?.hashKey,
+    hmacSha256,
   });
 }

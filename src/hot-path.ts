@@ -1,32 +1,14 @@
 /**
  * The one place for speed tricks in the core (the runtime bindings, src/node and src/edge, hold
- * their own). Everything else is written plainly; use these only where an object is built per
- * request and lives across I/O.
- *
- * Why: in V8 (Node 20) an object literal with a spread, `{ ...base, name: value }` (also
- * `{ ...base }` then assignments, and a spread that only overrides members), gets a hidden class
- * of its own on every call: %HaveSameMap said 1,991 of 2,000 copies differ. A copy that outlives
- * a scavenge (a cache hit's headers wait for the socket, an api2 call's headers for the answer)
- * is promoted to the old generation with its class. Object.assign onto a fresh `{}` shares one
- * class. Measured in-process (Node 20.20, 2M copies of a cached page's five headers plus one):
- * spread 600 ns and +4.3 MB old space, Object.assign 120 ns and +13 KB; the api2 call's headers
- * 1,100 ns and +18 MB against 53 ns. Before this, cache hits with the usage log on promoted
- * 137-554 KB per scavenge (docs/benchmarks-anchors.md, "A hidden class per request").
- *
- * Why `fnv1a32` reads words: FNV-1a is one xor and one multiply per byte, in order; a loop that
- * loads each byte on its own pays the load, the bounds check and the loop test per byte. Reading
- * the bytes four at a time through a Uint32Array and taking them apart with shifts gives the
- * same hash: under callgrind (Node 20), 12,384 bytes took 247k instructions byte by byte and
- * 89k by words.
- *
- * Why `isDateText` tries a pattern first: an api2 date is read with Date.parse when the mapping
- * turns it into a legacy date, and was parsed once before that only to check it when the answer
- * is checked against its schema (mappings/api2-schemas.ts). A regular expression recognises
- * api2's own form for a fraction of Date.parse's cost (some 2,000 instructions a call, callgrind,
- * Node 20); any other text is still judged by Date.parse.
+ * their own). Everything else is written plainly; each trick here says in one line why it pays,
+ * and docs/benchmarks-anchors.md ("Promotion", "Speed tricks") has the measurements.
  */
 
-/** A copy of `base` with `more`'s members set (added after base's, or replaced in place). */
+/**
+ * A copy of `base` with `more`'s members set (added after base's, or replaced in place). Not a
+ * spread: in V8 (Node 20) `{ ...base, name }` gets a hidden class per call, and a copy that lives
+ * across I/O is promoted with it; Object.assign onto `{}` shares one (120 ns against 600 a copy).
+ */
 export function copyWith<T extends object, U extends object>(base: T, more: U): Omit<T, keyof U> & U {
   return Object.assign({}, base, more);
 }
@@ -34,7 +16,11 @@ export function copyWith<T extends object, U extends object>(base: T, more: U): 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const FNV_PRIME = 0x01000193;
 
-/** FNV-1a (32 bit, unsigned) of the bytes: `hash = (hash ^ byte) * 16777619 mod 2^32`, byte by byte, from 2166136261. */
+/**
+ * FNV-1a (32 bit, unsigned) of the bytes: `hash = (hash ^ byte) * 16777619 mod 2^32`, byte by
+ * byte, from 2166136261. Read four bytes at a time through a Uint32Array: the same hash in about a
+ * third of the instructions of a byte-by-byte loop (callgrind, Node 20).
+ */
 export function fnv1a32(bytes: Uint8Array): number {
   let hash = 0x811c9dc5 | 0; // kept as a 32-bit integer, read unsigned at the end
   let index = 0;
@@ -64,7 +50,39 @@ export function fnv1a32(bytes: Uint8Array): number {
  */
 const API2_DATE_TIME = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,3})?Z$/;
 
-/** Whether Date.parse(text) is a date (not NaN). */
+/**
+ * Whether Date.parse(text) is a date (not NaN). api2's own form is recognised by a pattern first,
+ * a fraction of Date.parse's cost (some 2,000 instructions a call); any other text is still
+ * judged by Date.parse.
+ */
 export function isDateText(text: string): boolean {
   return API2_DATE_TIME.test(text) || !Number.isNaN(Date.parse(text));
+}
+
+/**
+ * `compute` (a pure function) with its answers remembered for up to `limit` keys, all forgotten
+ * at once when full (no order kept: a hit is one Map lookup). For values asked again and again:
+ * the same api_key, the same `pg=1`. An undefined answer is not remembered.
+ */
+export function remembered<K, V>(limit: number, compute: (key: K) => V): (key: K) => V {
+  const answers = new Map<K, V>();
+  return (key) => {
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      answer = compute(key);
+      if (answers.size >= limit) answers.clear();
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+}
+
+/** The same per owner (a rule, a stored page): an owner's answers are dropped with it (WeakMap). */
+export function rememberedPer<O extends object, K, V>(limit: number, compute: (owner: O, key: K) => V): (owner: O, key: K) => V {
+  const byOwner = new WeakMap<O, (key: K) => V>();
+  return (owner, key) => {
+    let ask = byOwner.get(owner);
+    if (!ask) byOwner.set(owner, (ask = remembered(limit, (k: K) => compute(owner, k))));
+    return ask(key);
+  };
 }

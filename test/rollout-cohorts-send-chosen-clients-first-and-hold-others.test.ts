@@ -4,6 +4,7 @@
  * step, at 100 % too, where the rollout says "done except 1 held client".
  */
 import { describe, expect, it } from 'vitest';
+import { nodeHmacSha256 } from '../src/node/hmac.js';
 import { hashClient } from '../src/request/identity.js';
 import { closedAfterEachTest } from './support/cleanup.js';
 import { send } from './support/http.js';
@@ -19,7 +20,7 @@ describe('a plan with cohorts', () => {
       observability: {
         admin: { bearerToken: TOKEN },
         hashKey: HASH_KEY,
-        clientLabels: { [hashClient(HASH_KEY, 'sandbox-free-key')]: 'team-app', [hashClient(HASH_KEY, 'sandbox-paid-key')]: 'partner-x' },
+        clientLabels: { [hashClient(nodeHmacSha256, HASH_KEY, 'sandbox-free-key')]: 'team-app', [hashClient(nodeHmacSha256, HASH_KEY, 'sandbox-paid-key')]: 'partner-x' },
       },
       routes: { 'recipes.search': { rollout: { ...PLAN, steps: [{ clients: ['team-app'] }, 50, 100], hold: ['partner-x'], minStepMs: 3_600_000 } } },
     });

@@ -251,7 +251,7 @@ describe('secrets', () => {
       observability: { log: { enabled: false } },
     });
     if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
-    const searchCache = createSearchCache(parsed.config);
+    const searchCache = createSearchCache(parsed.config, testRuntime().hmacSha256);
     // Its internals, as the one cache flow keeps them (src/cache/page-cache.ts: L1 is a MemoryTier, flights by key).
     const cache = searchCache as unknown as { pages: { local: { entries: Map<string, unknown> }; flights: Map<string, unknown> }; knownKeys: Map<string, unknown> };
     // In-flight keys, as they are while the upstream works.

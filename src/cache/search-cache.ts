@@ -25,6 +25,7 @@ import type { LegacyForward } from '../request/render-legacy.js';
 import { PageCache } from './page-cache.js';
 import type { FreshnessPolicy, Served, StoredAnswer } from './types.js';
 import { pageKey } from './page-key.js';
+import type { HmacSha256 } from '../request/hmac.js';
 import { createSecretHasher } from './secret-hasher.js';
 import type { CacheTier } from './tier.js';
 
@@ -36,6 +37,8 @@ export interface SearchCacheConfig {
   /** A shared tier (L2, every replica): with it, `hashKey` (shared by the replicas) keys the hashes. */
   readonly tier?: CacheTier | undefined;
   readonly hashKey?: string | undefined;
+  /** The runtime's HMAC-SHA256 (RuntimeBindings.hmacSha256). */
+  readonly hmacSha256: HmacSha256;
 }
 
 export interface PageRequest {
@@ -71,7 +74,7 @@ export class SearchCache {
   private readonly knownKeys: LRUCache<string, { paid: boolean }>;
 
   constructor(private readonly config: SearchCacheConfig) {
-    this.hash = createSecretHasher(10_000, config.tier ? config.hashKey : undefined);
+    this.hash = createSecretHasher(config.hmacSha256, 10_000, config.tier ? config.hashKey : undefined);
     this.pages = new PageCache({ maxEntries: config.maxEntries, maxBytes: config.maxBytes, tier: config.tier });
     this.knownKeys = new LRUCache({ max: 100_000, ttl: config.keyKnowledgeTtlMs });
   }

@@ -11,11 +11,13 @@
  * - work an answer does not wait for (refreshes, shadow comparisons) is given to the execution
  *   context's `waitUntil`, so the platform does not cut it once the answer is sent;
  * - the platform compresses answers as the client negotiates (workerd compresses a body again
- *   when its Response says `Content-Encoding`), so the gateway's own answers go uncompressed.
+ *   when its Response says `Content-Encoding`), so the gateway's own answers go uncompressed;
+ * - HMAC-SHA256 is @noble/hashes' (src/edge/hmac.ts).
  */
 import type { Context } from 'hono';
 import type { RuntimeBindings } from '../gateway/env.js';
 import { normaliseTarget, originFormOf } from '../http/target.js';
+import { edgeHmacSha256 } from './hmac.js';
 
 export const UNKNOWN_PEER = 'unknown';
 
@@ -43,4 +45,5 @@ export const edgeRuntime: RuntimeBindings = {
     }
     context?.waitUntil(work);
   },
+  hmacSha256: edgeHmacSha256,
 };

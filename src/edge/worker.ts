@@ -103,7 +103,7 @@ export function buildEdgeGateway(env: EdgeEnv, write: LogWriter = (line) => cons
     upstreams: api2 ? { legacy, api2 } : { legacy },
     runtime: edgeRuntime,
     onRecord: createConsoleSink(log, writeLog, edgeOrigin(config.observability.instance, configText(env.GATEWAY_CONFIG))),
-    ...(tier ? { shared: { searchCache: createSearchCache(config, { tier, hashKey: config.observability.hashKey }) } } : {}),
+    ...(tier ? { shared: { searchCache: createSearchCache(config, edgeRuntime.hmacSha256, { tier, hashKey: config.observability.hashKey }) } } : {}),
   });
   return { ok: true, app, config, notes, tier };
 }

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import type { AbortSignalLike } from '../upstream/types.js';
 import type { Peer } from '../http/client-view.js';
 import type { TargetResult } from '../http/target.js';
+import type { HmacSha256 } from '../request/hmac.js';
 
 /**
  * A request as the runtime hands it to the core, finished: the core builds its arrival from this
@@ -55,4 +56,9 @@ export interface RuntimeBindings {
    * pass-through hands on decoded bodies (src/upstream/fetch-client.ts). Optional: false.
    */
   readonly platformCompresses?: boolean;
+  /**
+   * HMAC-SHA256 for the usage log's client hashes and the cache keys' secrets, synchronous (a HIT
+   * and the record never wait for it); never hand-written in the core (docs/deploy.md, "HMAC").
+   */
+  readonly hmacSha256: HmacSha256;
 }

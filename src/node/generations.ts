@@ -83,7 +83,7 @@ export class Generations {
   /** `fleet`: the state shared with other replicas (src/node/fleet), when configured. */
   static async start(config: GatewayConfig, wiring: AppWiring, fleet?: Fleet): Promise<Generations> {
     const generations = new Generations(wiring, fleet);
-    generations.searchCache = createSearchCache(config, fleet);
+    generations.searchCache = createSearchCache(config, wiring.runtime.hmacSha256, fleet);
     generations.current = await generations.build(config, 1);
     return generations;
   }
@@ -111,7 +111,7 @@ export class Generations {
     const previous = this.current;
     const cacheChanged =
       !same(config.cache, previous.config.cache) || CACHEABLE_OPERATIONS.some((id) => !same(config.routes[id]?.cache, previous.config.routes[id]?.cache));
-    if (cacheChanged) this.searchCache = createSearchCache(config, this.fleet);
+    if (cacheChanged) this.searchCache = createSearchCache(config, this.wiring.runtime.hmacSha256, this.fleet);
     this.current = await this.build(config, previous.version + 1);
     void this.retire(previous);
     const needsRestart: string[] = (['listen', 'observability', 'workers'] as const).filter((key) => !same(config[key], previous.config[key]));

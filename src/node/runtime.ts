@@ -9,6 +9,7 @@ import type { ServerResponse } from 'node:http';
 import type { RuntimeBindings } from '../gateway/env.js';
 import type { AbortSignalLike } from '../upstream/types.js';
 import { normaliseTarget } from '../http/target.js';
+import { nodeHmacSha256 } from './hmac.js';
 import { arrivalOf } from './listener.js';
 import type { ArrivingRequest } from './listener.js';
 
@@ -62,4 +63,5 @@ export const nodeRuntime: RuntimeBindings = {
   defer() {
     // The work is already running and the process outlives the answer: nothing to hold open.
   },
+  hmacSha256: nodeHmacSha256,
 };

@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfigFile } from '../node/config-file.js';
+import { nodeHmacSha256 } from '../node/hmac.js';
 import { clientHashLines, GATEWAY_HASH_KEY, hashKeyFromEnv, hashKeyOfGateway, labelError } from './client-hash.js';
 import type { HashKeyChoice } from './client-hash.js';
 import { readLines } from './read-lines.js';
@@ -42,7 +43,7 @@ async function main(): Promise<number> {
 
   const apiKeys = positionals.length > 0 ? positionals : await keysFromStdin();
   if (apiKeys.length === 0) throw new UsageError(`no api_key given (as arguments or on stdin)\n${USAGE}`);
-  const lines = clientHashLines(choice.hashKey, apiKeys, values.label);
+  const lines = clientHashLines(nodeHmacSha256, choice.hashKey, apiKeys, values.label);
   process.stdout.write(`${lines.join('\n')}\n`);
   process.stderr.write(
     `${apiKeys.length} api key(s) hashed with ${choice.source}` +

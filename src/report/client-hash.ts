@@ -10,6 +10,7 @@
  */
 import { ObservabilityConfigSchema } from '../config/observability.js';
 import type { GatewayConfig } from '../config/schema.js';
+import type { HmacSha256 } from '../request/hmac.js';
 import { hashClient } from '../request/identity.js';
 
 /** The environment variable that overrides `observability.hashKey` in `npm start` and the edge worker. */
@@ -55,8 +56,8 @@ export function labelError(label: string): string | undefined {
  * One line per api_key with its hash, in the order given; with a label, one `"hash": "label"` line
  * per distinct hash, separated by commas, ready to paste between the braces of `clientLabels`.
  */
-export function clientHashLines(hashKey: string, apiKeys: readonly string[], label?: string): string[] {
-  const hashes = apiKeys.map((apiKey) => hashClient(hashKey, apiKey));
+export function clientHashLines(hmac: HmacSha256, hashKey: string, apiKeys: readonly string[], label?: string): string[] {
+  const hashes = apiKeys.map((apiKey) => hashClient(hmac, hashKey, apiKey));
   if (label === undefined) return hashes;
   const distinct = [...new Set(hashes)];
   return distinct.map((hash, index) => `  ${JSON.stringify(hash)}: ${JSON.stringify(label)}${index < distinct.length - 1 ? ',' : ''}`);

@@ -1,15 +1,15 @@
 /**
  * Who sent a request, as the usage log may say it: the api_key and the HTTP Basic user name as
  * keyed hashes (HMAC-SHA256 with `observability.hashKey`, first 8 bytes in hex), never the
- * values. The same key gives the same hash across restarts and gateways, so logs can be joined;
- * without the key a hash cannot be reversed or checked against a guessed api_key.
- *
- * Hashes are cached per raw value (bounded), so a busy client costs one map lookup per request.
+ * values. The same key gives the same hash across restarts and gateways, so logs can be joined
+ * (docs/usage-log-and-report.md). The HMAC is the runtime's (src/request/hmac.ts).
  */
 import type { Credentials } from './credentials.js';
-import { hmacSha256, toHex } from './hmac-sha256.js';
+import { keyBytes, toHex } from './hmac.js';
+import type { HmacSha256 } from './hmac.js';
+import { remembered } from '../hot-path.js';
 
-const CACHE_LIMIT = 10_000;
+const REMEMBERED = 10_000;
 
 export interface ClientIdentity {
   readonly hash: string;
@@ -23,39 +23,21 @@ export interface Identifier {
   user(user: Credentials['user']): string | undefined;
 }
 
-export function hashClient(hashKey: string, apiKey: string): string {
-  return toHex(hmacSha256(hashKey)(`api_key\n${apiKey}`), 8);
+export function hashClient(hmac: HmacSha256, hashKey: string, apiKey: string): string {
+  return toHex(hmac(keyBytes(hashKey))(`api_key\n${apiKey}`), 8);
 }
 
-export function createIdentifier(hashKey: string, labels: Readonly<Record<string, string>> = {}): Identifier {
-  const mac = hmacSha256(hashKey);
-  const clients = new Map<string, ClientIdentity>();
-  const users = new Map<string, string>();
-
-  const client = (apiKey: string | undefined): ClientIdentity | undefined => {
-    if (apiKey === undefined) return undefined;
-    let found = clients.get(apiKey);
-    if (!found) {
-      const hash = toHex(mac(`api_key\n${apiKey}`), 8);
-      found = { hash, label: labels[hash] };
-      if (clients.size >= CACHE_LIMIT) clients.clear();
-      clients.set(apiKey, found);
-    }
-    return found;
+export function createIdentifier(hmac: HmacSha256, hashKey: string, labels: Readonly<Record<string, string>> = {}): Identifier {
+  const mac = hmac(keyBytes(hashKey));
+  const clientOf = remembered(REMEMBERED, (apiKey: string): ClientIdentity => {
+    const hash = toHex(mac(`api_key\n${apiKey}`), 8);
+    return { hash, label: labels[hash] };
+  });
+  const userOf = remembered(REMEMBERED, (user: string) => toHex(mac(`user\n${user}`), 8));
+  return {
+    client: (apiKey) => (apiKey === undefined ? undefined : clientOf(apiKey)),
+    user: (basic) => (basic ? userOf(basic.user) : undefined),
   };
-
-  const user = (basic: Credentials['user']): string | undefined => {
-    if (!basic) return undefined;
-    let hash = users.get(basic.user);
-    if (hash === undefined) {
-      hash = toHex(mac(`user\n${basic.user}`), 8);
-      if (users.size >= CACHE_LIMIT) users.clear();
-      users.set(basic.user, hash);
-    }
-    return hash;
-  };
-
-  return { client, user };
 }
 
 /**
@@ -76,8 +58,11 @@ export function scrubTemplate(template: string, credentials: Pick<Credentials, '
 }
 
 /** The configured key, or a random one for this process (hashes then change at every restart). */
-export function identifierFromConfig(observability: { readonly hashKey?: string | undefined; readonly clientLabels: Readonly<Record<string, string>> }): Identifier {
-  return createIdentifier(observability.hashKey ?? randomKey(), observability.clientLabels);
+export function identifierFromConfig(
+  observability: { readonly hashKey?: string | undefined; readonly clientLabels: Readonly<Record<string, string>> },
+  hmac: HmacSha256,
+): Identifier {
+  return createIdentifier(hmac, observability.hashKey ?? randomKey(), observability.clientLabels);
 }
 
 function randomKey(): string {

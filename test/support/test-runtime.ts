@@ -10,5 +10,6 @@ export function testRuntime(peer: Peer = { address: '127.0.0.1', tls: false }): 
   return {
     arrival: (c, maxUrlLength) => ({ ...edgeRuntime.arrival(c, maxUrlLength), peer }),
     clientSignal: () => undefined,
+    hmacSha256: edgeRuntime.hmacSha256,
   };
 }

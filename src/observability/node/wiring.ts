@@ -15,6 +15,7 @@ import type { Registry } from 'prom-client';
 import type { AdminAction, AdminRoutes, AdminView } from '../admin-routes.js';
 import { fanOut } from '../fan-out.js';
 import { adminAccess } from './admin-access.js';
+import { nodeHmacSha256 } from '../../node/hmac.js';
 import { identifierFromConfig } from '../../request/identity.js';
 import type { Identifier } from '../../request/identity.js';
 import { createPrometheusMetrics } from './prometheus.js';
@@ -51,7 +52,7 @@ export function createNodeObservability(
   const obs = config.observability;
   const notes: string[] = [];
   const usageLog = obs.log.enabled ? createUsageLog(obs.log, originSource(instanceId(obs.instance), configVersion)) : undefined;
-  const identifier = usageLog ? identifierFromConfig(obs) : undefined;
+  const identifier = usageLog ? identifierFromConfig(obs, nodeHmacSha256) : undefined;
   if (usageLog && obs.hashKey === undefined) {
     notes.push('observability.hashKey is not set: client and user hashes change at every restart and clientLabels cannot match');
   }
