@@ -7,6 +7,7 @@
  * The `rule` text is what an error names: "<field> <rule>".
  */
 import { z } from 'zod';
+import { rememberedPer } from '../hot-path.js';
 
 export interface ParamRule<T = unknown> {
   /** Human wording of the rule, completes the sentence "<name> must ...". */
@@ -28,31 +29,22 @@ function rule<T>(text: string, schema: z.ZodType<T, string>, render?: (value: T)
 
 export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false };
 
-const REMEMBERED_PER_RULE = 1024;
-/** Longer texts are checked every time: the memory stays under 1,024 × 64 characters per rule. */
+/** Texts longer than this are checked every time: what is remembered stays under 1,024 × 64 characters per rule. */
 const REMEMBERED_TEXT_LENGTH = 64;
-const remembered = new WeakMap<ParamRule, Map<string, Checked<unknown>>>();
 const REFUSED: Checked<never> = { ok: false };
 
-/**
- * A raw text checked against a rule. The same texts come again and again (`pg=1`, `rpp=10`, a
- * popular keyword) and a zod parse costs a few µs, so each rule remembers its last answers (a
- * rule is a pure function of the text): up to 1,024 texts of at most 64 characters per rule,
- * forgotten all at once when full.
- */
+function check(paramRule: ParamRule, raw: string): Checked<unknown> {
+  const parsed = paramRule.schema.safeParse(raw);
+  // Frozen: a remembered value is handed to every request that sends this text.
+  return parsed.success ? { ok: true, value: Object.freeze(parsed.data) } : REFUSED;
+}
+
+/** The same texts come again and again (`pg=1`, `rpp=10`) and a zod parse costs µs: remembered per rule (src/hot-path.ts). */
+const checkRemembered = rememberedPer(1024, check);
+
+/** A raw text checked against a rule. */
 export function checkRaw<T>(paramRule: ParamRule<T>, raw: string): Checked<T> {
-  let answers = remembered.get(paramRule);
-  if (!answers) remembered.set(paramRule, (answers = new Map()));
-  let answer = answers.get(raw);
-  if (answer === undefined) {
-    const parsed = paramRule.schema.safeParse(raw);
-    // Frozen: the one value is handed to every request that sends this text.
-    answer = parsed.success ? { ok: true, value: Object.freeze(parsed.data) } : REFUSED;
-    if (raw.length > REMEMBERED_TEXT_LENGTH) return answer as Checked<T>;
-    if (answers.size >= REMEMBERED_PER_RULE) answers.clear();
-    answers.set(raw, answer);
-  }
-  return answer as Checked<T>;
+  return (raw.length > REMEMBERED_TEXT_LENGTH ? check(paramRule, raw) : checkRemembered(paramRule, raw)) as Checked<T>;
 }
 
 export const positiveId = rule(

@@ -7,7 +7,7 @@
 import type { CacheOutcome, StoredAnswer } from '../cache/types.js';
 import { answer, bodyBytes } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
-import { copyWith } from '../hot-path.js';
+import { copyWith, rememberedPer } from '../hot-path.js';
 import { etagMatches } from '../legacy/answer-policy.js';
 
 /** Per-exchange headers: recomputed or meaningless for another exchange. */
@@ -28,19 +28,11 @@ export function toStored(answered: Answer): StoredAnswer {
 }
 
 /** Served header sets, built once per stored answer and outcome (the hot path of a HIT). */
-const servedHeaders = new WeakMap<StoredAnswer, Partial<Record<CacheOutcome, Record<string, string>>>>();
-
-function headersFor(stored: StoredAnswer, outcome: CacheOutcome): Record<string, string> {
-  let byOutcome = servedHeaders.get(stored);
-  if (!byOutcome) servedHeaders.set(stored, (byOutcome = {}));
-  let headers = byOutcome[outcome];
-  if (!headers) {
-    headers = copyWith(stored.headers, { 'x-cache': outcome });
-    if (stored.body.byteLength > 0) headers['content-length'] = String(stored.body.byteLength);
-    byOutcome[outcome] = headers;
-  }
+const headersFor = rememberedPer(4, (stored: StoredAnswer, outcome: CacheOutcome): Record<string, string> => {
+  const headers: Record<string, string> = copyWith(stored.headers, { 'x-cache': outcome });
+  if (stored.body.byteLength > 0) headers['content-length'] = String(stored.body.byteLength);
   return headers;
-}
+});
 
 /** RFC 9110 13.2.2: If-None-Match decides when present; else If-Modified-Since against Last-Modified. */
 function notModified(stored: StoredAnswer, conditions: Conditions): boolean {
