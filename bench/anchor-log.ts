@@ -1,10 +1,4 @@
-/**
- * The usage-log line the anchors write (floor + log, bare Hono + log): one pino `info` line per
- * request with a dozen fields, to /dev/null through an async sonic-boom destination in batches of
- * at least 4 KiB, as the gateway's usage log is configured (src/observability/node/usage-log.ts).
- * It goes through pino's ordinary `logger.info(fields, msg)`: what any Node service pays for one
- * structured log line, the yardstick for the gateway's own line.
- */
+/** The anchors' usage-log line: pino `info`, a dozen fields, async to /dev/null in ≥ 4 KiB batches, as the gateway's log (usage-log.ts). */
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 
@@ -19,20 +13,9 @@ export function createAnchorLog(): { log: AnchorLog; close(): void } {
     log: ({ status, bytesOut, startedAt, upstreamMs }) =>
       logger.info(
         {
-          requestId: randomUUID(),
-          method: 'GET',
-          operation: 'recipes.search',
-          pathTemplate: '/recipes',
-          mode: 'legacy',
-          form: 'query',
-          scheme: 'http',
-          insecure: false,
-          client: 'c0ffee00c0ffee00',
-          status,
-          latencyMs: Math.round((performance.now() - startedAt) * 100) / 100,
-          upstreamMs: upstreamMs ?? 0,
-          bytesIn: 0,
-          bytesOut,
+          requestId: randomUUID(), method: 'GET', operation: 'recipes.search', pathTemplate: '/recipes', mode: 'legacy', form: 'query', scheme: 'http',
+          insecure: false, client: 'c0ffee00c0ffee00', status, latencyMs: Math.round((performance.now() - startedAt) * 100) / 100,
+          upstreamMs: upstreamMs ?? 0, bytesIn: 0, bytesOut,
         },
         'request',
       ),

@@ -1,8 +1,6 @@
 /**
- * Child process (run with --expose-gc, in its own process so the figure is the cache's, not the
- * load generator's): inserts 100,000 distinct pages into a PageCache capped at 10 MB and reports
- * how much heap and external memory that left behind, measured after full collections. The pages
- * are 2 KB each, so 200 MB pass through a 10 MB cache.
+ * Child (--expose-gc, its own process so the figure is the cache's): 100,000 distinct 2 KB pages
+ * into a PageCache capped at 10 MB; reports the heap and external memory left after full collections.
  */
 import { PageCache } from '../src/cache/page-cache.js';
 import type { StoredAnswer } from '../src/cache/types.js';

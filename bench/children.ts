@@ -1,15 +1,11 @@
 /**
  * The parent side of the processes under test (the child side is bench/ipc.ts): fork a bench entry
- * (compiled JS, or TS under tsx) with production's Node flags, wait for it to say where it listens,
- * ask it questions, and kill it (politely, then SIGKILL). CPU and RSS are read from /proc
- * (bench/proc.ts), from outside, the same way for every process.
+ * with production's Node flags, wait until it listens, ask it questions, kill it (politely, then SIGKILL).
  */
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { isAbsolute } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { readGcTrace } from './gc-trace.js';
-import type { GcTrace } from './gc-trace.js';
 import type { ChildMessage, Info, ParentMessage, Question } from './ipc.js';
 import { servedNodeFlags } from './node-flags.js';
 
@@ -27,12 +23,8 @@ export interface Child {
   kill(): Promise<void>;
 }
 
-export interface ForkOptions {
-  /** Node flags after production's (e.g. --expose-gc). */
-  readonly execArgv?: readonly string[];
-  /** Run with --trace-gc-nvp and read its scavenges (bench/gc-trace.ts). */
-  readonly gcTrace?: boolean;
-}
+/** `execArgv`: Node flags after production's (e.g. --expose-gc); `gcTrace`: run with --trace-gc-nvp and read its scavenges (readGcTrace). */
+export type ForkOptions = { readonly execArgv?: readonly string[]; readonly gcTrace?: boolean };
 
 /** Compiled (npm run bench builds first): children run as plain JS, so RSS is the gateway's own. */
 const COMPILED = import.meta.url.endsWith('.js');
@@ -57,9 +49,9 @@ export async function stopAll(): Promise<void> {
   await Promise.allSettled([...running].map((kill) => kill()));
 }
 
-/** Forks `bench/<entry>` (or `entry` itself when absolute: another commit's build, `ab`) with `spec`; resolves once ready. */
+/** Forks `bench/<entry>` with `spec`; resolves once ready. */
 export async function forkChild(name: string, entry: string, spec: unknown, options: ForkOptions = {}): Promise<Child> {
-  const file = isAbsolute(entry) ? entry : fileURLToPath(new URL(COMPILED ? entry.replace(/\.ts$/, '.js') : entry, import.meta.url));
+  const file = fileURLToPath(new URL(COMPILED ? entry.replace(/\.ts$/, '.js') : entry, import.meta.url));
   const child = fork(file, [JSON.stringify(spec)], {
     execArgv: [...(COMPILED ? [] : ['--import', 'tsx']), ...SERVED_FLAGS, ...(options.execArgv ?? []), ...(options.gcTrace ? ['--trace-gc-nvp'] : [])],
     stdio: ['ignore', options.gcTrace ? 'pipe' : 'inherit', 'inherit', 'ipc'],
@@ -125,14 +117,41 @@ function killChild(child: ChildProcess, graceMs = 3000): Promise<void> {
 }
 
 /** Where the canned upstreams (bench/upstreams-child.ts) or the sandboxes (bench/sandbox-child.ts) listen, and the CA of their https side. */
-export interface UpstreamInfo {
-  readonly legacyOrigin: string;
-  readonly api2Origin: string;
-  readonly caFile: string;
-}
+export type UpstreamInfo = { readonly legacyOrigin: string; readonly api2Origin: string; readonly caFile: string };
 
 export async function forkUpstreams(entry = './upstreams-child.ts', options: ForkOptions = {}): Promise<{ readonly child: Child; readonly info: UpstreamInfo }> {
   const child = await forkChild(entry.replace(/^\.\/|-child\.ts$/g, ''), entry, {}, options);
   const info = child.info as Record<string, string>;
   return { child, info: { legacyOrigin: info['legacyOrigin']!, api2Origin: info['api2Origin']!, caFile: info['caFile']! } };
+}
+
+/**
+ * `--trace-gc-nvp` prints a line per collection on the child's stdout; a scavenge's `promoted=N` is
+ * what a request still reachable moved to the old generation. Other lines pass through.
+ */
+/** A scavenge: its pause, the bytes it promoted, and the bytes that survived it and stayed young. */
+export type Scavenge = { readonly pauseMs: number; readonly promoted: number; readonly survived: number };
+/** Every scavenge so far, the bytes they promoted, the mark-compacts. */
+export type GcTrace = { readonly scavenges: readonly Scavenge[]; promotedBytes(): number; markCompacts(): number };
+
+const field = (line: string, name: string): number => Number(new RegExp(`\\b${name}=([\\d.]+)`).exec(line)?.[1] ?? Number.NaN);
+
+export function readGcTrace(stdout: Readable): GcTrace {
+  const scavenges: Scavenge[] = [];
+  let promoted = 0;
+  let markCompacts = 0;
+  let pending = '';
+  stdout.setEncoding('utf8');
+  stdout.on('data', (text: string) => {
+    const lines = (pending + text).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (/\bgc=s\b/.test(line) && /\bpromoted=\d/.test(line)) {
+        scavenges.push({ pauseMs: field(line, 'pause'), promoted: field(line, 'promoted'), survived: field(line, 'new_space_survived') });
+        promoted += field(line, 'promoted');
+      } else if (/\bgc=mc\b/.test(line)) markCompacts += 1;
+      else if (!line.includes('pause=') && !line.includes('promoted=')) process.stdout.write(`${line}\n`);
+    }
+  });
+  return { scavenges, promotedBytes: () => promoted, markCompacts: () => markCompacts };
 }

@@ -1,8 +1,4 @@
-/**
- * Child process: @fastify/http-proxy in front of the legacy upstream, as a Node team would set it
- * up instead of this gateway (its defaults: undici underneath, hop-by-hop headers handled, no
- * logger). The peer the gateway must be ahead of. Reports { origin }.
- */
+/** Child: @fastify/http-proxy in front of the legacy upstream with its defaults (undici, no logger), the peer to be ahead of. Reports { origin }. */
 import fastifyHttpProxy from '@fastify/http-proxy';
 import Fastify from 'fastify';
 import { runChild } from './ipc.js';

@@ -1,11 +1,6 @@
 /**
- * Child process: the floor of our own stack. Hono on @hono/node-server forwarding `GET /recipes…`
- * to the legacy upstream with an undici `Pool.dispatch` handler that collects the chunks and
- * answers `new Response(bytes, { status, headers: plainObject })`: nothing else (no validation, no
- * routing, no hop-by-hop filtering), and with `log: true` one usage-log line per request
- * (bench/anchor-log.ts). What the gateway costs beyond this is its own work. With `caFile`, the
- * upstream is the canned api2 over https (same TLS, same bytes as the gateway's api2 calls): the
- * floor the api2-mapped search is judged against. Reports { origin }.
+ * Child: the floor. Hono forwarding to the upstream through an undici `Pool.dispatch` handler, nothing
+ * else; `log: true` adds one log line (bench/anchor-log.ts); `caFile`: to the canned api2 over https.
  */
 import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
@@ -15,11 +10,7 @@ import { createAnchorLog } from './anchor-log.js';
 import { runChild } from './ipc.js';
 import { serveAnchor } from './serve-anchor.js';
 
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  readonly body: Buffer;
-}
+type Answer = { readonly status: number; readonly headers: Record<string, string>; readonly body: Buffer };
 
 function forward(pool: Pool, path: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
@@ -64,10 +55,6 @@ runChild<{ upstream: string; log: boolean; caFile?: string }>(async ({ upstream,
   const served = await serveAnchor(app);
   return {
     info: { origin: served.origin },
-    close: async () => {
-      await served.close();
-      await pool.close();
-      usage?.close();
-    },
+    close: () => served.close().then(() => pool.close()).then(() => usage?.close()),
   };
 });

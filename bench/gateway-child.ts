@@ -1,8 +1,4 @@
-/**
- * Child process: one gateway under test, started as `npm start` would (parseConfig, then
- * startGateway, or startCluster when the config asks for more than one worker), from the config
- * document given as the spec. Reports { origin }.
- */
+/** Child: one gateway started as `npm start` would (startGateway, or startCluster for workers > 1) from the config given. Reports { origin }. */
 import { parseConfig } from '../src/config/schema.js';
 import { startCluster, workerCount } from '../src/node/cluster.js';
 import { startGateway } from '../src/node/server.js';

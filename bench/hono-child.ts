@@ -1,8 +1,6 @@
 /**
- * Child process: the baseline of the cache-hit scenario, a bare Hono app on @hono/node-server
- * answering `GET /recipes` with the legacy search page from memory (the same bytes and
- * content-type the gateway's cache serves); with `log: true` also one usage-log line per request
- * (bench/anchor-log.ts), the anchor of a cache HIT with the log on. Reports { origin }.
+ * Child: bare Hono on @hono/node-server answering `GET /recipes` with the legacy page from memory
+ * (the cache-hit anchor); `log: true` adds one usage-log line (bench/anchor-log.ts). Reports { origin }.
  */
 import { Hono } from 'hono';
 import { createAnchorLog } from './anchor-log.js';

@@ -1,14 +1,7 @@
 /**
- * The child side of the bench's child processes (the parent side is bench/children.ts). A child's
- * start spec is its first argument (JSON); it says `{ type: 'ready', info }` once listening (or
- * `failed`), answers the parent's questions `{ type: 'ask', id, question }` with `{ type: 'reply', id, value }`,
- * and stops on `{ type: 'stop' }` or as soon as its IPC channel closes, so a runner that dies (even
- * by SIGKILL) leaves no child behind.
- *
- *   usage          { rss } of this process, after a full collection when `gc` (--expose-gc)
- *   profile-start  the V8 CPU profiler (100 µs sampling) and the allocation sampling profiler (every
- *                  4 KiB, collected objects kept: every allocation, not only what survived)
- *   profile-stop   both written to `dir` as `<name>.cpuprofile` and `<name>.heapprofile`; the files
+ * The child side of the bench's processes (the parent side: bench/children.ts): spec in argv[2], `ready`
+ * or `failed`, answers to questions (usage, CPU and allocation profiles), and a stop on `stop` or when
+ * the IPC channel closes, so a runner that dies leaves no child behind.
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';

@@ -1,41 +1,34 @@
 /**
- * Load: autocannon (programmatic, in this process) against one origin, for a fixed duration or a
- * fixed number of requests. req/s is completed requests over the measured time; latencies are
- * recorded from autocannon's per-response times (sub-millisecond, unlike its 1 ms histogram) and
- * reduced to p50/p99 here. Errors are connection errors (timeouts included) plus non-2xx answers.
- * `measureTarget` adds what the process under test spent meanwhile: CPU (user + system, its whole
- * process tree, from /proc) and the bytes its scavenges promoted, each per request answered.
+ * Load: autocannon in this process against one origin (sub-millisecond latencies from its per-response
+ * times); `measureTarget` adds the CPU and promoted bytes of the process under test per request.
  */
 import autocannon from 'autocannon';
 import type { Child } from './children.js';
 import { REQUEST_HEADERS } from './pages.js';
 import { treeCpuMicros } from './proc.js';
 
+/** `amount`: exactly this many requests instead of a duration; `requests`: a sequence each connection loops over (bench/soak.ts). */
 export interface LoadOptions {
   readonly url: string;
   readonly connections: number;
   readonly durationS?: number;
-  /** Instead of a duration: exactly this many requests. */
   readonly amount?: number;
   readonly headers?: Readonly<Record<string, string>>;
-  /** A sequence each connection loops over (bench/soak.ts). */
   readonly requests?: autocannon.Request[];
   readonly timeoutS?: number;
 }
 
+/** `errors`: connection errors (timeouts included) + non-2xx; per request: the CPU (user + system, µs) and the bytes promoted by the process under test. */
 export interface Measurement {
   readonly reqPerSec: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
-  /** Connection errors (timeouts included) + non-2xx answers. */
   readonly errors: number;
   readonly non2xx: number;
   readonly timeouts: number;
   readonly requests: number;
   readonly durationS: number;
-  /** CPU (user + system) the process under test spent per request, in µs. */
   readonly cpuUsPerRequest?: number;
-  /** Bytes its scavenges promoted to the old generation per request. */
   readonly promotedBytesPerRequest?: number;
 }
 

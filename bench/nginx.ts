@@ -1,8 +1,6 @@
 /**
- * nginx `proxy_pass` in front of the legacy upstream, when `nginx` is on PATH: the C reference for
- * what forwarding costs. Run as the runner's own child (`daemon off`, one worker process, loopback
- * only) from a config generated in a temp dir, which is removed on stop; no access log (error log
- * only, in the temp dir). CPU and RSS are read from /proc for the master and its worker.
+ * nginx `proxy_pass` in front of the legacy upstream, when `nginx` is on PATH (the C reference):
+ * `daemon off`, one worker, loopback only, no access log, config in a temp dir removed on stop.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -45,11 +43,7 @@ ${temp}
   upstream legacy { server ${upstream.host}; keepalive 64; }
   server {
     listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://legacy;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-    }
+    location / { proxy_pass http://legacy; proxy_http_version 1.1; proxy_set_header Connection ""; }
   }
 }
 `;
@@ -57,10 +51,7 @@ ${temp}
 
 async function waitListening(port: number, deadline: number): Promise<void> {
   for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${port}/nginx-probe`).then(
-      (r) => r.arrayBuffer().then(() => true),
-      () => false,
-    );
+    const ok = await fetch(`http://127.0.0.1:${port}/nginx-probe`).then((r) => r.arrayBuffer().then(() => true), () => false);
     if (ok) return;
     if (Date.now() > deadline) throw new Error('nginx: not listening after 10 s');
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,7 +1,6 @@
 /**
- * The Node flags the gateway runs with in production: those of `npm run serve` in package.json
- * (the Dockerfile's entrypoint repeats them, held equal by a test). Every Node process the bench
- * measures gets them, gateways and anchors alike, so a ratio compares code, not flags.
+ * Production's Node flags, those of `npm run serve` (the Dockerfile repeats them, a test holds them
+ * equal): every Node process the bench measures gets them, so a ratio compares code, not flags.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,10 +19,6 @@ export function servedNodeFlags(packageJson: string = packageJsonPath()): string
   const { scripts } = JSON.parse(readFileSync(packageJson, 'utf8')) as { scripts: Record<string, string> };
   const words = (scripts['serve'] ?? '').split(/\s+/);
   if (words[0] !== 'node') throw new Error(`package.json: the serve script should start with node, not ${JSON.stringify(words[0])}`);
-  const flags: string[] = [];
-  for (const word of words.slice(1)) {
-    if (!word.startsWith('--')) break;
-    flags.push(word);
-  }
-  return flags;
+  const end = words.findIndex((word, index) => index > 0 && !word.startsWith('--'));
+  return words.slice(1, end === -1 ? undefined : end);
 }

@@ -1,16 +1,8 @@
-/**
- * Single requests outside the measured load: the probe that checks a target answers what its
- * scenario expects (status, size, X-Cache), and the fill of the cache gateway's cache before its
- * RSS is read.
- */
+/** Single requests outside the measured load: the probe of a target's answer, and the fill of the cache gateway's cache. */
 import { Agent, request } from 'undici';
 import { REQUEST_HEADERS } from './pages.js';
 
-export interface ProbeResult {
-  readonly status: number;
-  readonly bytes: number;
-  readonly xCache: string | undefined;
-}
+export type ProbeResult = { readonly status: number; readonly bytes: number; readonly xCache: string | undefined };
 
 /** The probes' connection pool; closed at the end of a run and made anew for the next (`--runs`). */
 let agent: Agent | undefined;
@@ -29,15 +21,8 @@ export async function closeProbes(): Promise<void> {
   await closing?.close();
 }
 
-export interface CacheFill {
-  /** Pages requested (and stored) to fill the cache. */
-  readonly pages: number;
-  readonly planned: number;
-  readonly failed: number;
-  /** The first page filled was evicted: the cache reached its bound. */
-  readonly full: boolean;
-  readonly seconds: number;
-}
+/** Pages requested (each stored) of those planned, failed; `full`: the first page filled was evicted (the bound reached). */
+export type CacheFill = { readonly pages: number; readonly planned: number; readonly failed: number; readonly full: boolean; readonly seconds: number };
 
 const fillTarget = (index: number) => `/recipes?title_kw=bench-fill-${index}&pg=1&rpp=50&api_key=bench-key`;
 

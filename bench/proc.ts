@@ -1,18 +1,13 @@
 /**
- * What a process under test costs, read by the runner from /proc (Linux only): CPU time (user +
- * system) and RSS of a process and all its descendants (cluster workers, nginx workers), so every
- * target is measured the same way, from outside, whatever runs inside it.
+ * CPU time (user + system) and RSS of a process and all its descendants, from /proc (Linux), so
+ * every target (cluster workers, nginx workers included) is measured the same way, from outside.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
-interface Stat {
-  readonly ppid: number;
-  readonly cpuTicks: number;
-  readonly rssPages: number;
-}
+type Stat = { readonly ppid: number; readonly cpuTicks: number; readonly rssPages: number };
 
 /** Fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */
 function readStat(pid: number): Stat | undefined {
@@ -48,11 +43,7 @@ function tree(root: number): Stat[] {
 }
 
 /** CPU (user + system) of the process tree so far, in µs (clock-tick resolution: 10 ms at 100 Hz). */
-export function treeCpuMicros(pid: number): number {
-  return (tree(pid).reduce((sum, s) => sum + s.cpuTicks, 0) * 1_000_000) / TICKS_PER_SECOND;
-}
+export const treeCpuMicros = (pid: number): number => (tree(pid).reduce((sum, s) => sum + s.cpuTicks, 0) * 1_000_000) / TICKS_PER_SECOND;
 
 /** Resident memory of the process tree, in bytes. */
-export function treeRssBytes(pid: number): number {
-  return tree(pid).reduce((sum, s) => sum + s.rssPages, 0) * 4096;
-}
+export const treeRssBytes = (pid: number): number => tree(pid).reduce((sum, s) => sum + s.rssPages, 0) * 4096;

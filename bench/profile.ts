@@ -1,34 +1,23 @@
 /**
- * `npm run bench -- profile [--target T] [--duration S] [--out DIR]`: one process under test
- * (default gw-legacy; any Node target of bench/scenarios.ts) against the canned upstreams at 50
- * connections: 3 s of warm-up, then the V8 CPU and allocation sampling profilers (bench/ipc.ts)
- * over `--duration` seconds of load (default 15), written to DIR (default .bench-profiles/, to open
- * in Chrome DevTools), and a summary: main-thread self time and bytes allocated per request, by part
- * of the code (a file of src/ or mappings/, a library, Node's internals) and by function.
+ * `npm run bench -- profile [--target T] [--duration S] [--out DIR] [--gc [--runs N] [--flags=…] [--compare=…]]`:
+ * V8 CPU and allocation profiles of one process under test, or with `--gc` what its young generation
+ * does in fresh processes (docs/benchmarks-anchors.md, "The other modes").
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { forkUpstreams } from './children.js';
+import type { Child, UpstreamInfo } from './children.js';
 import { measureTarget } from './load.js';
+import type { Measurement } from './load.js';
 import type { Options, Outcome } from './options.js';
 import { SEARCH_TARGET } from './pages.js';
+import { treeRssBytes } from './proc.js';
+import { median } from './report.js';
 import { startTarget } from './scenarios.js';
 
-interface CallFrame {
-  readonly functionName: string;
-  readonly url: string;
-  readonly lineNumber: number;
-}
-interface CpuProfile {
-  readonly nodes: ReadonlyArray<{ readonly id: number; readonly callFrame: CallFrame }>;
-  readonly samples: readonly number[];
-  readonly timeDeltas: readonly number[];
-}
-interface HeapNode {
-  readonly callFrame: CallFrame;
-  readonly selfSize: number;
-  readonly children: readonly HeapNode[];
-}
+type CallFrame = { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+type CpuProfile = { readonly nodes: ReadonlyArray<{ id: number; callFrame: CallFrame }>; readonly samples: readonly number[]; readonly timeDeltas: readonly number[] };
+type HeapNode = { readonly callFrame: CallFrame; readonly selfSize: number; readonly children: readonly HeapNode[] };
 
 /** The part of the code a frame belongs to. */
 function partOf(frame: CallFrame): string {
@@ -54,11 +43,7 @@ function tally(samples: Iterable<[CallFrame, number]>, requests: number, unit: s
     const name = `${frame.functionName || '(anonymous)'} ${part}:${frame.lineNumber + 1}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + amount);
   }
-  const top = (map: Map<string, number>, limit: number) =>
-    [...map]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, limit)
-      .map(([name, amount]) => `  ${(amount / requests).toFixed(1).padStart(8)} ${unit}  ${name}`);
+  const top = (map: Map<string, number>, limit: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([name, amount]) => `  ${(amount / requests).toFixed(1).padStart(8)} ${unit}  ${name}`);
   return { total: total / requests, lines: ['by part:', ...top(byPart, parts), 'top functions:', ...top(byFunction, functions)] };
 }
 
@@ -75,18 +60,28 @@ function* heapSamples(node: HeapNode): Generator<[CallFrame, number]> {
   for (const child of node.children) yield* heapSamples(child);
 }
 
-export async function profile(options: Options): Promise<Outcome> {
+/** Starts the target, warms it up 3 s, measures `around` S seconds of load, and stops it. */
+async function underLoad<T>(options: Options, upstreams: UpstreamInfo, execArgv: readonly string[], around: (child: Child, load: () => Promise<Measurement>) => Promise<T>): Promise<T> {
+  const child = await startTarget(options.target, upstreams, { gcTrace: true, execArgv });
+  try {
+    if (!child.ask) throw new Error(`--target ${options.target}: not a Node process`);
+    const url = `${String(child.info['origin'])}${SEARCH_TARGET}`;
+    await measureTarget(child, url, 50, 3);
+    return await around(child, () => measureTarget(child, url, 50, options.durationS));
+  } finally {
+    await child.kill();
+  }
+}
+
+async function profiles(options: Options, upstreams: UpstreamInfo): Promise<Outcome> {
   const dir = resolve(options.out);
   await mkdir(dir, { recursive: true });
-  const { info } = await forkUpstreams();
-  const child = await startTarget(options.target, info);
-  if (!child.ask) throw new Error(`--target ${options.target}: not a Node process`);
-  const url = `${String(child.info['origin'])}${SEARCH_TARGET}`;
   process.stderr.write(`${options.target}: warm-up 3 s, then ${options.durationS} s profiled…\n`);
-  await measureTarget(child, url, 50, 3);
-  await child.ask({ type: 'profile-start' });
-  const measured = await measureTarget(child, url, 50, options.durationS);
-  const files = await child.ask<string[]>({ type: 'profile-stop', dir, name: `${options.target}-${Date.now()}` });
+  const { measured, files } = await underLoad(options, upstreams, [], async (child, load) => {
+    await child.ask!({ type: 'profile-start' });
+    const measured = await load();
+    return { measured, files: await child.ask!<string[]>({ type: 'profile-stop', dir, name: `${options.target}-${Date.now()}` }) };
+  });
   const [cpu, heap] = (await Promise.all(files.map((file) => readFile(file, 'utf8').then((text) => JSON.parse(text) as unknown)))) as [CpuProfile, { head: HeapNode }];
   const time = tally(cpuSamples(cpu), measured.requests, 'µs', 40, 30);
   const allocated = tally(heapSamples(heap.head), measured.requests, 'B ', 25, 25);
@@ -102,4 +97,48 @@ export async function profile(options: Options): Promise<Outcome> {
     ].join('\n') + '\n',
   );
   return { json: { target: options.target, measured, files } };
+}
+
+const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KB`;
+const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+/** `--gc`: one fresh process per run and flag set; the scavenges, mark-compacts, CPU and RSS of the measured load. */
+async function youngGeneration(options: Options, upstreams: UpstreamInfo): Promise<Outcome> {
+  const sides = [options.flags, ...(options.compare ? [options.compare] : [])];
+  const named = (flags: readonly string[]) => flags.join(' ') || 'production flags';
+  const results = sides.map(() => [] as Array<{ cpuUs: number; promotedBytes: number; rssBytes: number }>);
+  for (let pair = 1; pair <= options.runs; pair++) {
+    for (const side of (pair % 2 === 1 ? [0, 1] : [1, 0]).filter((s) => s < sides.length)) {
+      const label = `${options.target}${sides.length > 1 ? ` [${named(sides[side]!)}]` : ''} run ${pair}`;
+      const result = await underLoad(options, upstreams, sides[side]!, async (child, load) => {
+        const trace = child.gc!;
+        const [before, compactsBefore] = [trace.scavenges.length, trace.markCompacts()];
+        const measured = await load();
+        const scavenges = trace.scavenges.slice(before);
+        const mid = (pick: (s: (typeof scavenges)[number]) => number) => median(scavenges.map(pick));
+        const run = { cpuUs: measured.cpuUsPerRequest ?? Number.NaN, promotedBytes: measured.promotedBytesPerRequest ?? Number.NaN, rssBytes: treeRssBytes(child.pid) };
+        process.stdout.write(
+          `${label}: ${measured.requests} requests, ${scavenges.length} scavenges, median pause ${mid((s) => s.pauseMs).toFixed(2)} ms, ` +
+            `promoted ${kb(mid((s) => s.promoted))} and survived ${kb(mid((s) => s.survived))} per scavenge (median), ` +
+            `${run.promotedBytes.toFixed(0)} B/request promoted, ${trace.markCompacts() - compactsBefore} mark-compacts, CPU ${run.cpuUs.toFixed(1)} µs/request, RSS ${mib(run.rssBytes)}\n`,
+        );
+        return run;
+      });
+      results[side]!.push(result);
+    }
+  }
+  if (sides.length > 1) {
+    for (const [side, runs] of results.entries()) {
+      const stat = (pick: (r: (typeof runs)[number]) => number, digits: number) => `median ${median(runs.map(pick)).toFixed(digits)} max ${Math.max(...runs.map(pick)).toFixed(digits)}`;
+      process.stdout.write(
+        `${named(sides[side]!).padEnd(40)} CPU ${stat((r) => r.cpuUs, 1)} µs/request, promoted ${stat((r) => r.promotedBytes, 0)} B/request, RSS median ${mib(median(runs.map((r) => r.rssBytes)))} (${runs.length} runs)\n`,
+      );
+    }
+  }
+  return { json: { target: options.target, sides, results } };
+}
+
+export async function profile(options: Options): Promise<Outcome> {
+  const { info } = await forkUpstreams();
+  return options.gc ? youngGeneration(options, info) : profiles(options, info);
 }

@@ -1,8 +1,6 @@
 /**
- * The printed form of a benchmark report: the machine and settings, one row per scenario (CPU µs
- * per request, median and min-max over the rounds, promoted bytes, req/s, p50/p99), the targets
- * with PASS/MISS (reported, never a failure), then latency, RSS and cache memory; and the summary
- * of `--runs N`.
+ * The printed report: machine and settings, one row per scenario, the targets with PASS/MISS
+ * (reported, never a failure), latency, RSS and cache memory; and the summary of `--runs N`.
  */
 import { median } from './report.js';
 import type { Ratio } from './report.js';
@@ -31,16 +29,8 @@ export function renderText(report: BenchReport): string {
     header,
     '-'.repeat(header.length),
     ...report.scenarios.map((sc) =>
-      row([
-        [`${sc.anchor ? '  ' : ''}${sc.label}`, 40],
-        [fixed(sc.cpuUsPerRequest, 1), 11],
-        [`${fixed(sc.cpuMinUs, 0)}-${fixed(sc.cpuMaxUs, 0)}`, 10],
-        [fixed(sc.promotedBytesPerRequest, 0), 15],
-        [fixed(sc.reqPerSec, 0), 8],
-        [fixed(sc.p50Ms, 2), 7],
-        [fixed(sc.p99Ms, 2), 7],
-        [String(sc.errors), 7],
-      ]),
+      row([[`${sc.anchor ? '  ' : ''}${sc.label}`, 40], [fixed(sc.cpuUsPerRequest, 1), 11], [`${fixed(sc.cpuMinUs, 0)}-${fixed(sc.cpuMaxUs, 0)}`, 10], [fixed(sc.promotedBytesPerRequest, 0), 15],
+        [fixed(sc.reqPerSec, 0), 8], [fixed(sc.p50Ms, 2), 7], [fixed(sc.p99Ms, 2), 7], [String(sc.errors), 7]]),
     ),
     '(indented: anchors; CPU of the process under test and its children, from /proc, per request answered)',
     '',

@@ -1,7 +1,6 @@
 /**
- * From the measurements to the report (bench/runner.ts `BenchReport`): the medians per scenario
- * over the rounds, and the ratios against their targets (PASS/MISS, reported, never asserted).
- * Printed by bench/report-text.ts.
+ * From measurements to the report: medians per scenario over the rounds, and the ratios against
+ * their targets (PASS/MISS, never asserted). Printed by bench/report-text.ts.
  */
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import type { Measurement } from './load.js';
@@ -87,13 +86,7 @@ export function ratios(
     ratio('promoted-kb-per-request', 'promoted per request, pass-through log on (KB)', (of('passthrough')?.promotedBytesPerRequest ?? Number.NaN) / 1000, 'KB', 0.5),
     ratio('unqueued-p50-added-ms', 'p50 added over one connection (pass-through - direct)', unqueued.passthrough.p50Ms - unqueued.direct.p50Ms, 'ms', 0.3),
     ratio('unqueued-p99-added-ms', 'p99 added over one connection (pass-through - direct)', unqueued.passthrough.p99Ms - unqueued.direct.p99Ms, 'ms', 1),
-    ratio(
-      'rss-over-cache-and-floor-mb',
-      'RSS of the cache gateway after the bench - cache.maxBytes - RSS of the floor',
-      (cache.rssBytes - cache.cacheBytes - cache.floorRssBytes) / 1_000_000,
-      'MB',
-      25,
-      cache.cacheFull ? undefined : 'cache NOT full (fill budget ran out): not the figure the target is about',
-    ),
+    ratio('rss-over-cache-and-floor-mb', 'RSS of the cache gateway after the bench - cache.maxBytes - RSS of the floor', (cache.rssBytes - cache.cacheBytes - cache.floorRssBytes) / 1_000_000, 'MB', 25,
+      cache.cacheFull ? undefined : 'cache NOT full (fill budget ran out): not the figure the target is about'),
   ];
 }

@@ -1,22 +1,14 @@
 /**
  * `npm run bench -- [mode] [flags]` (flags: bench/options.ts), the one entry of bench/:
- *
- *   (no mode)  the gateway against its anchors (bench/runner.ts): the table and the ratios on stdout
- *              (progress on stderr); `--runs 3` runs it three times in a row, then each ratio's median
- *   ab         this checkout against another commit, alternating rounds (bench/ab.ts)
- *   gc         what the young generation does under load, per scavenge (bench/gc.ts)
- *   profile    CPU and allocation profiles of one process under test (bench/profile.ts)
- *   soak       a mixed workload over every operation, both modes, RSS over time (bench/soak.ts)
- *   syscalls   system calls per request of the gateway beside its anchors, by strace (bench/syscalls.ts)
- *
- * `--json FILE` writes what the mode measured. Exits 0 whatever the ratios say (they are reported,
- * not asserted; the soak exits 1 on errors); 1 when the run itself fails, 2 on bad flags.
+ *   (no mode)  the gateway against its anchors (bench/runner.ts; `--runs 3`: each ratio's median of three runs)
+ *   profile    CPU and allocation profiles of one process under test; `--gc`: its young generation
+ *   soak       every operation, both modes, errors and RSS over time
+ *   syscalls   system calls per request beside the anchors, by strace
+ * Exit 0 whatever the ratios say (the soak: 1 on errors); 1 when the run fails, 2 on bad flags.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { ab } from './ab.js';
 import { stopAll } from './children.js';
-import { gc } from './gc.js';
 import { parseOptions } from './options.js';
 import type { Mode, Options, Outcome } from './options.js';
 import { closeProbes } from './probe.js';
@@ -38,7 +30,7 @@ async function anchors(options: Options): Promise<Outcome> {
   return { json: options.runs > 1 ? { runs: reports } : reports[0] };
 }
 
-const MODES: Readonly<Record<Mode, (options: Options) => Promise<Outcome>>> = { anchors, ab, gc, profile, soak, syscalls };
+const MODES: Readonly<Record<Mode, (options: Options) => Promise<Outcome>>> = { anchors, profile, soak, syscalls };
 
 async function main(): Promise<number> {
   let options: Options;

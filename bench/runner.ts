@@ -1,8 +1,6 @@
 /**
- * The anchors run (`npm run bench`, no mode): starts the canned upstreams and every process under
- * test (bench/scenarios.ts), checks each answers what its scenario expects, warms up, measures the
- * scenarios in rounds (MEASURING_GROUPS, order rotated), measures one-connection latency, fills the
- * cache gateway's cache and reads every RSS, then stops every child, also on error.
+ * The anchors run: starts every process under test, probes, warms up, measures in rounds
+ * (MEASURING_GROUPS), then one-connection latency and RSS with the cache full; stops every child.
  */
 import { parseConfig } from '../src/config/schema.js';
 import { forkChild, forkUpstreams, stopAll } from './children.js';
@@ -39,11 +37,7 @@ export async function runBench(options: Options) {
     const names = targetNames();
     const notes = names.includes('nginx') ? [] : ['nginx is not on PATH: the nginx proxy_pass anchor is skipped'];
     for (const note of notes) log(`note: ${note}`);
-    const outcomes = await Promise.allSettled(
-      names.map(async (target) => {
-        processes.set(target, await startTarget(target, upstreamInfo));
-      }),
-    );
+    const outcomes = await Promise.allSettled(names.map(async (target) => void processes.set(target, await startTarget(target, upstreamInfo))));
     const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failure) throw failure.reason;
     const measured = SCENARIOS.filter((s) => processes.has(s.target));
@@ -130,12 +124,7 @@ export async function runBench(options: Options) {
       settings: { durationS: options.durationS, connections: options.connections, rounds: options.rounds, warmupS: options.warmupS, smoke: options.smoke, request: SEARCH_TARGET },
       pages: { legacyBytes: pages.legacyBytes, api2Bytes: pages.api2Bytes, mappedBytes, entries: pages.entries },
       scenarios,
-      ratios: ratios(scenarios, unqueued, {
-        rssBytes: rss[0]?.bytes ?? Number.NaN,
-        floorRssBytes: rss.find((r) => r.target === 'floor')?.bytes ?? Number.NaN,
-        cacheBytes: maxBytes,
-        cacheFull: cacheFill.full,
-      }),
+      ratios: ratios(scenarios, unqueued, { rssBytes: rss[0]?.bytes ?? Number.NaN, floorRssBytes: rss.find((r) => r.target === 'floor')?.bytes ?? Number.NaN, cacheBytes: maxBytes, cacheFull: cacheFill.full }),
       notes,
       unqueued,
       rss,

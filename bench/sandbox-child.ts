@@ -1,8 +1,4 @@
-/**
- * Child process of the soak (bench/soak.ts): the sandbox legacy backend (http) and the sandbox api2
- * backend (https, its CA in a temp file), both on 127.0.0.1, each with its own in-memory store.
- * Reports { legacyOrigin, api2Origin, caFile }.
- */
+/** Child of the soak: the sandbox legacy (http) and api2 (https) backends. Reports { legacyOrigin, api2Origin, caFile }. */
 import { startApi2Sandbox } from '../src/sandbox/api2-start.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import { runChild } from './ipc.js';

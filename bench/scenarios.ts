@@ -1,11 +1,6 @@
 /**
- * What is measured: the processes under test (targets), how each is started, and the scenarios,
- * each one target hit with `GET /recipes?title_kw=soup&pg=1&rpp=50&api_key=bench-key` (bench/pages.ts).
- *
- * Every gateway logs to /dev/null (the whole pino path runs, the disk does not) except the
- * logging-off ones; only the cache-hit gateways have their cache on (default size; a one-hour TTL
- * so the warmed page stays a HIT for the whole run). The anchors beside them, against the same
- * canned upstream, and what each stands for: docs/benchmarks-anchors.md and each child's header.
+ * The processes under test (targets), how each starts, and the scenarios: each one target hit with
+ * SEARCH_TARGET. What each stands for: docs/benchmarks-anchors.md and each child's header.
  */
 import { forkChild } from './children.js';
 import type { Child, ForkOptions, UpstreamInfo } from './children.js';
@@ -29,15 +24,8 @@ const ANCHORS: Readonly<Record<AnchorTarget, (up: UpstreamInfo) => readonly [str
 /** `upstream` is the canned upstreams' own process (bench/upstreams-child.ts). */
 export type TargetId = 'upstream' | GatewayTarget | AnchorTarget | 'nginx';
 
-export interface Scenario {
-  readonly id: string;
-  readonly label: string;
-  readonly target: TargetId;
-  /** Answers must carry `X-Cache: HIT` (the cache is warmed and probed first). */
-  readonly cacheHit?: true;
-  /** A reference the gateway is compared with, not the gateway. */
-  readonly anchor?: true;
-}
+/** `cacheHit`: answers must carry `X-Cache: HIT` (warmed and probed first); `anchor`: a reference the gateway is compared with. */
+export type Scenario = { readonly id: string; readonly label: string; readonly target: TargetId; readonly cacheHit?: true; readonly anchor?: true };
 
 export const SCENARIOS: readonly Scenario[] = [
   { id: 'direct', label: 'direct upstream', target: 'upstream', anchor: true },
@@ -72,7 +60,7 @@ export const MEASURING_GROUPS: ReadonlyArray<readonly string[]> = [
 ];
 
 /** The config document of each gateway under test (validated by parseConfig in the child). */
-export function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): Record<string, unknown> {
+function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): Record<string, unknown> {
   const legacy = { legacy: { baseUrl: upstreams.legacyOrigin } };
   const log = { enabled: !target.endsWith('-nolog'), destination: '/dev/null' };
   const base = { listen: { host: '127.0.0.1', port: 0 }, upstreams: legacy, observability: { log }, cache: { enabled: false } };
@@ -86,9 +74,7 @@ export function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): R
 }
 
 /** The targets one can start by name: every gateway and Node anchor, and nginx when it is on PATH. */
-export function targetNames(): string[] {
-  return [...GATEWAY_TARGETS, ...Object.keys(ANCHORS), ...(findNginx() ? ['nginx'] : [])];
-}
+export const targetNames = (): string[] => [...GATEWAY_TARGETS, ...Object.keys(ANCHORS), ...(findNginx() ? ['nginx'] : [])];
 
 /** Starts one process under test by name, against the canned upstreams; Node ones with their GC traced. */
 export function startTarget(target: string, upstreams: UpstreamInfo, options: ForkOptions = { gcTrace: true }): Promise<Child> {

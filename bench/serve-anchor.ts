@@ -1,8 +1,4 @@
-/**
- * A Hono anchor on @hono/node-server at a free loopback port, as the anchor children run it
- * (bench/hono-child.ts, bench/floor-child.ts): its origin, and a close that cuts keep-alive
- * connections so the child can exit at once.
- */
+/** A Hono anchor on @hono/node-server at a free loopback port: its origin, and a close that cuts keep-alive connections. */
 import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';

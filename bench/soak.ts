@@ -1,18 +1,7 @@
 /**
- * `npm run bench -- soak [--duration S] [--connections N] [--warmup S] [--json FILE]`: a mixed
- * legacy workload against two gateways, one with every route on legacy (pass-through) and one with
- * every mappable route on api2, both with the search cache on, in front of the sandbox backends
- * (bench/sandbox-child.ts), each in its own process (production's flags and --expose-gc). The
- * connections (default 50) are split between the two; each loops over every operation (both
- * grocery update forms, JSON and XML reads), creating and deleting its own records.
- *
- * After the warm-up (default 5 s) and after the load (default 60 s): each process's RSS after a
- * full collection, so they compare live memory rather than the collector's sawtooth; every 5 s
- * between, the RSS without one. Prints requests, errors (connection errors, timeouts, answers not
- * 2xx), p50/p99, the answers per operation and mode, and each RSS at start, end, highest, with its
- * growth. Targets: 0 errors, gateway RSS growth < 10 %. Exits 1 when there are errors or an
- * operation was never answered 2xx in a mode; the RSS verdict is printed, not enforced (it needs
- * the full run).
+ * `npm run bench -- soak`: every operation looped against a legacy-mode and an api2-mode gateway (cache
+ * on) in front of the sandbox; errors, latency, answers per operation and mode, RSS over time. Exits 1 on
+ * errors or an operation never answered 2xx in a mode (docs/benchmarks-anchors.md, "The other modes").
  */
 import type autocannon from 'autocannon';
 import { capabilities } from '../src/catalogue/movability.js';
@@ -36,16 +25,7 @@ const USERS = ['alice:alice-pass', 'bob:bob-pass'].map((pair) => `Basic ${Buffer
 const KEYWORDS = ['soup', 'chicken', 'pie', 'salad', 'bread', 'stew', 'cake', 'rice', 'pasta', 'beef', 'tofu', 'curry'];
 
 /** A connection's loop: its number, recipe, user and format, and the records it created. */
-interface Context {
-  n: number;
-  rid: number;
-  auth: string;
-  xml: boolean;
-  reviewId?: number;
-  itemId?: number;
-  guid?: string;
-  guid2?: string;
-}
+interface Context { n: number; rid: number; auth: string; xml: boolean; reviewId?: number; itemId?: number; guid?: string; guid2?: string }
 type Built = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; headers: Record<string, string>; body?: string };
 type Step = { op: string; build: (ctx: Context) => Built; learn?: (answer: Record<string, unknown>, ctx: Context) => void };
 
@@ -100,15 +80,10 @@ function steps(recipeIds: readonly number[], loops: { next: number }): Step[] {
   // A read no step above names is driven by its catalogue entry's sandbox example (a write needs a
   // step of its own: repeated, it must create what it changes).
   const named = new Set(scripted.map((step) => step.op));
-  const examples = OPERATIONS.filter((op) => op.safe && !named.has(op.id)).map(
-    (op): Step => ({
-      op: op.id,
-      build: (ctx) => {
-        const built = as(ctx, op.sandbox.example.method, op.sandbox.example.target);
-        return op.auth === 'key' ? { ...built, headers: { accept: 'application/json' } } : built;
-      },
-    }),
-  );
+  const examples = OPERATIONS.filter((op) => op.safe && !named.has(op.id)).map((op): Step => ({
+    op: op.id,
+    build: (ctx) => ({ ...as(ctx, op.sandbox.example.method, op.sandbox.example.target), ...(op.auth === 'key' ? { headers: { accept: 'application/json' } } : {}) }),
+  }));
   return [...scripted, ...examples];
 }
 
@@ -192,19 +167,16 @@ export async function runSoak(options: Options) {
   const errors = sum((m) => m.errors);
   return {
     durationS: options.durationS,
-    /** Connections per gateway. */
-    connections: split,
+    connections: split, // per gateway
     requests: sum((m) => m.requests),
     reqPerSec: Math.round(sum((m) => m.requests) / options.durationS),
-    /** Connection errors (timeouts included) + answers not 2xx. */
-    errors,
+    errors, // connection errors (timeouts included) + answers not 2xx
     timeouts: sum((m) => m.timeouts),
     non2xx: sum((m) => m.non2xx),
     p50Ms: Math.round(percentile(latencies, 50) * 100) / 100,
     p99Ms: Math.round(percentile(latencies, 99) * 100) / 100,
     answers,
-    /** Operations never answered 2xx in a mode. */
-    uncovered,
+    uncovered, // operations never answered 2xx in a mode
     rssMb: rss,
     rssTargetPct: RSS_TARGET_PCT,
     pass: { errors: errors === 0, coverage: uncovered.length === 0, rss: Object.entries(rss).every(([name, r]) => !name.startsWith('gateway') || r.growthPct < RSS_TARGET_PCT) },
@@ -213,11 +185,7 @@ export async function runSoak(options: Options) {
 
 export function renderSoak(report: SoakReport): string {
   const pad = (text: string | number, width: number) => String(text).padEnd(width);
-  const show = (statuses: Record<string, number> | undefined) =>
-    Object.entries(statuses ?? {})
-      .sort()
-      .map(([status, n]) => `${status}×${n}`)
-      .join(' ') || '-';
+  const show = (statuses: Record<string, number> | undefined) => Object.entries(statuses ?? {}).sort().map(([status, n]) => `${status}×${n}`).join(' ') || '-';
   const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   return [
     `soak: ${report.durationS} s at ${report.connections.legacy + report.connections.api2} connections (${report.connections.legacy} legacy mode, ${report.connections.api2} api2 mode), cache on, every operation`,

@@ -1,10 +1,6 @@
 /**
- * `npm run bench -- syscalls [--requests N] [--targets LIST]`: system calls per request of each
- * process under test (default: floor-log, gw-legacy, hono-log, gw-cache), counted by
- * `strace -f -c` (Debian package strace) attached to the warmed process over exactly N requests
- * (default 20000) at 50 connections. Counts do not depend on how busy the machine is, unlike CPU
- * time: this is how "more writes per answer than the floor" is told apart from noise. strace
- * slows the process down; only the counts are read.
+ * `npm run bench -- syscalls [--requests N] [--targets LIST]`: system calls per request of each target,
+ * by `strace -f -c` over exactly N requests of the warmed process; counts do not depend on load.
  */
 import { spawn } from 'node:child_process';
 import { forkUpstreams } from './children.js';

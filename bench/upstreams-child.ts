@@ -1,11 +1,4 @@
-/**
- * Child process: the canned upstreams, both on 127.0.0.1, answering from precomputed bytes.
- *
- * - legacy (http): `GET /recipes…` → the legacy search page (bench/pages.ts);
- * - api2 (https, certificate made at start by selfsigned for IP 127.0.0.1, PEM written to a temp
- *   file the gateways trust as CA; verification stays on): `GET /recipes…` → the api2 page.
- * Anything else gets 404. Reports { legacyOrigin, api2Origin, caFile, legacyBytes, api2Bytes }.
- */
+/** Child: the canned upstreams (bench/pages.ts), legacy over http, api2 over https (certificate made at start, its PEM the gateways' CA). */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';

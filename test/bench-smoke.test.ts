@@ -1,14 +1,15 @@
 /**
  * `npm run bench -- --smoke` runs to the end: every scenario measured (the anchors too; nginx when
  * it is on PATH) and every target computed, with numbers and without a single failed request. No
- * speed threshold is asserted (the benchmark
- * reports, it does not judge).
+ * speed threshold is asserted (the benchmark reports, it does not judge). The modes are those
+ * docs/benchmarks-anchors.md lists (`ab` gone, `gc` is `profile --gc`), and `profile --gc` runs.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseOptions } from '../bench/options.js';
 import type { BenchReport } from '../bench/runner.js';
 import { SCENARIOS } from '../bench/scenarios.js';
 import { runTsxScript } from './support/run-script.js';
@@ -73,5 +74,26 @@ describe('npm run bench -- --smoke', () => {
     }
     expect(run.stdout).toContain('machine:');
     expect(run.stdout).toContain('command:');
+  });
+});
+
+describe('npm run bench modes', () => {
+  it('are profile (with --gc), soak and syscalls besides the anchors; ab and gc are refused by name', () => {
+    expect(() => parseOptions(['ab'])).toThrow(/no mode "ab": one of profile, soak, syscalls/);
+    expect(() => parseOptions(['gc'])).toThrow(/no mode "gc"/);
+    expect(parseOptions(['profile'])).toMatchObject({ mode: 'profile', gc: false, durationS: 15 });
+    expect(parseOptions(['profile', '--gc', '--compare=--max-semi-space-size=8'])).toMatchObject({ mode: 'profile', gc: true, durationS: 6, runs: 3, compare: ['--max-semi-space-size=8'] });
+    expect(parseOptions(['--rounds', '2'])).toMatchObject({ mode: 'anchors', gc: false, rounds: 2, durationS: 6 });
+  });
+
+  it('profile --gc prints what the young generation did in a fresh process', { timeout: 120_000 }, async () => {
+    dir ??= await mkdtemp(join(tmpdir(), 'bench-smoke-'));
+    const jsonFile = join(dir, 'gc.json');
+    const run = await runTsxScript('bench/run.ts', ['profile', '--gc', '--runs', '1', '--duration', '1', '--json', jsonFile], 110_000);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^gw-legacy run 1: \d+ requests, \d+ scavenges, median pause [\d.]+ ms, .* mark-compacts, CPU [\d.]+ µs\/request, RSS \d+ MiB$/m);
+    const report = JSON.parse(await readFile(jsonFile, 'utf8')) as { results: Array<Array<{ cpuUs: number; rssBytes: number }>> };
+    expect(report.results[0]).toHaveLength(1);
+    expect(Number.isFinite(report.results[0]![0]!.cpuUs) && report.results[0]![0]!.rssBytes > 0).toBe(true);
   });
 });

@@ -17,7 +17,7 @@
  * Why bytes (`contentMode: 'buffer'`): in its string mode sonic-boom encodes every string it has
  * written a second time once the write completes (to count what was written), and under load that
  * put the process in a state where about 300 bytes of every request were promoted to the old
- * generation (`npm run bench -- gc`, cache hit with the log on: 190-330 B per request, 4 B with the log off or
+ * generation (`npm run bench -- profile --gc`, cache hit with the log on: 190-330 B per request, 4 B with the log off or
  * with the batches written as bytes). A batch is encoded once here and written as it is.
  *
  *   {"level":30,"time":1732170000000,"instance":"pod-7","config":"9c1e…","requestId":"…","method":"GET","operation":"recipes.search",
