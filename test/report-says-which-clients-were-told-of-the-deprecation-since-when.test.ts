@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import type { GatewayConfigInput } from '../src/config/schema.js';
 import { clientHashLines } from '../src/report/client-hash.js';
+import { nodeHmacSha256 } from '../src/node/hmac.js';
 import { renderHtml } from '../src/report/render-html.js';
 import { renderText } from '../src/report/render-text.js';
 import { reportFrom, reportFromInputs } from '../src/report/run.js';
@@ -27,7 +28,7 @@ import { send } from './support/http.js';
 import { tempDir } from './support/log-fixtures.js';
 
 const HASH_KEY = 'told-report-hash-key-0123456789';
-const labels = (key: string, label: string): Record<string, string> => JSON.parse(`{${clientHashLines(HASH_KEY, [key], label).join('').replace(/,$/, '')}}`) as Record<string, string>;
+const labels = (key: string, label: string): Record<string, string> => JSON.parse(`{${clientHashLines(nodeHmacSha256, HASH_KEY, [key], label).join('').replace(/,$/, '')}}`) as Record<string, string>;
 const WEB_SHOP = labels('sandbox-free-key', 'web-shop');
 const PARTNER = labels('sandbox-paid-key', 'partner-app');
 const clickHouseUrl = clickHouseForThisFile();

@@ -1,5 +1,5 @@
 /**
- * HMAC-SHA256 on edge runtimes: @noble/hashes (audited, pure JS, synchronous). WebCrypto's
+ * DECISION: HMAC-SHA256 on edge runtimes is @noble/hashes (audited, pure JS, synchronous). WebCrypto's
  * `crypto.subtle.sign` would make a cache HIT and the usage record wait on a promise; why not
  * node:crypto under nodejs_compat: docs/deploy.md, "HMAC". See src/request/hmac.ts.
  */
