@@ -2,8 +2,8 @@
  * The canned legacy and api2 search pages of the same recipes, from the sandbox dataset. DECISION: the
  * dataset's "soup" recipes, as many as fit in PAGE_TARGET_BYTES of legacy JSON (the ~12 KB asked for).
  */
-import { buildDataset, toRecipeInfo } from '../src/dataset/dataset.js';
-import type { NeutralRecipe, ReviewStats, SandboxUser } from '../src/dataset/dataset.js';
+import { buildDataset, toRecipeInfo } from '../src/sandbox/dataset/dataset.js';
+import type { NeutralRecipe, ReviewStats, SandboxUser } from '../src/sandbox/dataset/dataset.js';
 import { toRecipeInfox } from '../src/sandbox/api2-records.js';
 import type { RecipeInfo } from '../src/legacy/records.js';
 

@@ -6,7 +6,8 @@
 import type autocannon from 'autocannon';
 import { capabilities } from '../src/catalogue/movability.js';
 import { OPERATIONS, OPERATION_IDS } from '../src/catalogue/operations.js';
-import { buildDataset } from '../src/dataset/dataset.js';
+import { SANDBOX_BEHAVIOUR } from '../src/sandbox/behaviour.js';
+import { buildDataset } from '../src/sandbox/dataset/dataset.js';
 import { forkChild, forkUpstreams } from './children.js';
 import type { Child, UpstreamInfo } from './children.js';
 import { percentile, runLoad } from './load.js';
@@ -77,12 +78,12 @@ function steps(recipeIds: readonly number[], loops: { next: number }): Step[] {
     { op: 'trysoons.list', build: (ctx) => ({ ...as(ctx, 'GET', '/trysoons'), ...(ctx.xml ? { headers: { authorization: ctx.auth } } : {}) }) },
     { op: 'trysoons.delete', build: (ctx) => as(ctx, 'DELETE', `/trysoons?rid=${ctx.rid}`) },
   ];
-  // A read no step above names is driven by its catalogue entry's sandbox example (a write needs a
+  // A read no step above names is driven by its sandbox example (src/sandbox/behaviour.ts) (a write needs a
   // step of its own: repeated, it must create what it changes).
   const named = new Set(scripted.map((step) => step.op));
   const examples = OPERATIONS.filter((op) => op.safe && !named.has(op.id)).map((op): Step => ({
     op: op.id,
-    build: (ctx) => ({ ...as(ctx, op.sandbox.example.method, op.sandbox.example.target), ...(op.auth === 'key' ? { headers: { accept: 'application/json' } } : {}) }),
+    build: (ctx) => ({ ...as(ctx, SANDBOX_BEHAVIOUR[op.id].example.method, SANDBOX_BEHAVIOUR[op.id].example.target), ...(op.auth === 'key' ? { headers: { accept: 'application/json' } } : {}) }),
   }));
   return [...scripted, ...examples];
 }

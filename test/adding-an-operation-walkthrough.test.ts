@@ -1,8 +1,8 @@
 /**
  * docs/adding-an-operation.md, kept true the way a developer would find it: a copy of this
  * repository gets exactly the edits the page shows for a pass-through-only `GET /recipe/{id}/nutrition`
- * (its catalogue entry, the sandbox's data for it, one test: three files) and `npm run docs -- --write`.
- * Then only those three files and the generated docs/operations.md differ from the repository,
+ * (its catalogue entry, the sandbox's row and data for it, one test: four files) and `npm run docs -- --write`.
+ * Then only those four files and the generated docs/operations.md differ from the repository,
  * `npm run typecheck` passes, and the new test (through a real gateway in front of the sandbox
  * legacy backend) and the tests that hold every operation pass in the copy. Nothing is injected:
  * the copy's gateway finds the operation in its own catalogue.
@@ -23,7 +23,8 @@ const NEW_TEST = 'test/recipe-nutrition-passes-through-unchanged.test.ts';
 /** Where each block of the page goes: the file, and the line it is inserted before (the last one, for `] as const;`). */
 const EDITS = {
   entry: { file: 'src/catalogue/entries/recipes.ts', before: '] as const;' },
-  sandbox: { file: 'src/dataset/legacy-store.ts', before: '  // ------------------------------------------------------------ reviews' },
+  row: { file: 'src/sandbox/behaviour.ts', before: '};' },
+  sandbox: { file: 'src/sandbox/legacy-store.ts', before: '  // ------------------------------------------------------------ reviews' },
 } as const;
 /** The tests that hold every operation, run in the copy with the new one. */
 const CATALOGUE_TESTS = [
@@ -76,12 +77,12 @@ afterAll(async () => {
 });
 
 describe('adding a pass-through-only operation (docs/adding-an-operation.md)', () => {
-  it('changes three files by hand, and docs/operations.md by npm run docs -- --write', async () => {
+  it('changes four files by hand, and docs/operations.md by npm run docs -- --write', async () => {
     expect(docs.code, docs.stderr).toBe(0);
     const changed: string[] = [];
     for (const file of tracked) if (!(await readFile(join(copy, file))).equals(await readFile(file))) changed.push(file);
     expect(existsSync(join(copy, NEW_TEST))).toBe(true);
-    expect(changed.sort()).toEqual(['docs/operations.md', EDITS.entry.file, EDITS.sandbox.file].sort());
+    expect(changed.sort()).toEqual(['docs/operations.md', EDITS.entry.file, EDITS.row.file, EDITS.sandbox.file].sort());
     const operations = await readFile(join(copy, 'docs/operations.md'), 'utf8');
     expect(operations).toContain('| `recipes.nutrition` | Read the nutrition facts of one recipe, per serving | — | `GET /recipe/{id}/nutrition` | api_key |');
     expect(operations).toContain('| `recipes.nutrition` (GET /recipe/{id}/nutrition) | legacy only |');

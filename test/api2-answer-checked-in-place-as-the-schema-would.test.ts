@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { RecipeSearchResult, isRecipeSearchResult } from '../mappings/api2-schemas.js';
 import { Api2ShapeError, parseApi2 } from '../mappings/errors.js';
 import { legacySearchResultOf } from '../mappings/recipe-info.js';
-import { buildDataset } from '../src/dataset/dataset.js';
+import { buildDataset } from '../src/sandbox/dataset/dataset.js';
 import { toRecipeInfox } from '../src/sandbox/api2-records.js';
 
 const OPTIONS = { noPhotoImageUrl: 'https://images.example/no-photo.png' };

@@ -6,7 +6,7 @@
  * typed client (a .NET `int RecipeID`) cannot read null.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLACEHOLDER_PHOTO_URL } from '../src/dataset/dataset.js';
+import { PLACEHOLDER_PHOTO_URL } from '../src/sandbox/dataset/dataset.js';
 import { startApi2Sandbox } from '../src/sandbox/api2-start.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import { basic, send } from './support/http.js';

@@ -15,7 +15,7 @@ import { startGateway } from '../src/node/server.js';
 import type { RunningGateway } from '../src/node/server.js';
 import { startApi2Sandbox } from '../src/sandbox/api2-start.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
-import { PLACEHOLDER_PHOTO_URL } from '../src/dataset/dataset.js';
+import { PLACEHOLDER_PHOTO_URL } from '../src/sandbox/dataset/dataset.js';
 import { send } from './support/http.js';
 import { waitFor } from './support/wait.js';
 import { closedAfterEachTest } from './support/cleanup.js';

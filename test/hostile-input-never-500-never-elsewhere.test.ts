@@ -29,7 +29,7 @@ import type { RuntimeBindings } from '../src/gateway/env.js';
 import { createApi2SandboxApp } from '../src/sandbox/api2-app.js';
 import { Api2Store } from '../src/sandbox/api2-store.js';
 import { createLegacySandboxApp } from '../src/sandbox/legacy-app.js';
-import { LegacyStore } from '../src/dataset/legacy-store.js';
+import { LegacyStore } from '../src/sandbox/legacy-store.js';
 import { MAPPED_ROUTES } from './support/api2-mode.js';
 import { inProcessUpstream, isLegacyError } from './reliability-support.js';
 import type { UpstreamCall } from './reliability-support.js';

@@ -13,7 +13,7 @@ import { GroceryListSchema, RecipeSearchResultSchema, toLegacyDate } from '../sr
 import { renderError } from '../src/legacy/render.js';
 import { toXml } from '../src/legacy/xml.js';
 import { createLegacySandboxApp } from '../src/sandbox/legacy-app.js';
-import { LegacyStore } from '../src/dataset/legacy-store.js';
+import { LegacyStore } from '../src/sandbox/legacy-store.js';
 
 const GROCERY_SAMPLE =
   '{"Items":[{"ItemID":13809644,"GUID":"6B8CC6F5-0F3A-4C39-9C5B-2D1A6E5F7A10","RecipeID":null,"Name":"chicken",' +

@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reportFromInputs } from '../src/report/run.js';
 import { startApi2Sandbox } from '../src/sandbox/api2-start.js';
-import { PLACEHOLDER_PHOTO_URL } from '../src/dataset/dataset.js';
+import { PLACEHOLDER_PHOTO_URL } from '../src/sandbox/dataset/dataset.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import { openChromiumPage } from './support/chromium.js';
 import { basic, send } from './support/http.js';

@@ -4,47 +4,13 @@
  * static import and export-from counts (type-only ones included: a type circle is a design
  * circle), and dynamic `import()` too. A circle fails the test naming its files.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importGraph, typescriptFiles } from './support/import-graph.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const FOLDERS = ['src', 'mappings'];
-
-function typescriptFiles(folder: string): string[] {
-  const found: string[] = [];
-  for (const name of readdirSync(folder)) {
-    const path = join(folder, name);
-    if (statSync(path).isDirectory()) found.push(...typescriptFiles(path));
-    else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) found.push(path);
-  }
-  return found;
-}
-
-const SPECIFIERS = [
-  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]/g,
-  /(?:^|\n)\s*import\s*['"](\.[^'"]+)['"]/g,
-  /\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g,
-];
-
-/** Each file's relative imports that resolve to a file of the set. */
-function importGraph(files: readonly string[], read: (file: string) => string): Map<string, string[]> {
-  const known = new Set(files);
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const text = read(file);
-    const targets = new Set<string>();
-    for (const pattern of SPECIFIERS) {
-      for (const match of text.matchAll(pattern)) {
-        const base = resolve(dirname(file), match[1] ?? '');
-        const target = [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), `${base}.ts`, join(base, 'index.ts')].find((candidate) => known.has(candidate));
-        if (target) targets.add(target);
-      }
-    }
-    graph.set(file, [...targets]);
-  }
-  return graph;
-}
 
 /** The strongly connected components of more than one file (Tarjan). */
 function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {

@@ -1,6 +1,6 @@
 /**
  * Writes (POST, PUT, DELETE), every write operation of the catalogue in each of its forms (sent
- * with its entry's sandbox example), in every route mode its entry allows
+ * with its sandbox example, src/sandbox/behaviour.ts), in every route mode its entry allows
  * (legacy, api2, canary to either side, shadow), with fallback off and on, against every upstream
  * outcome (success, 5xx, timeout after sending, reset after sending, connection refused):
  * - the write reaches exactly one upstream, exactly once (never retried, never repeated on the
@@ -28,7 +28,7 @@ import { createApi2SandboxApp } from '../src/sandbox/api2-app.js';
 import { Api2Store } from '../src/sandbox/api2-store.js';
 import { startFaultUpstream } from '../src/sandbox/faults.js';
 import { createLegacySandboxApp } from '../src/sandbox/legacy-app.js';
-import { LegacyStore } from '../src/dataset/legacy-store.js';
+import { LegacyStore } from '../src/sandbox/legacy-store.js';
 import { UpstreamError } from '../src/upstream/types.js';
 import type { UpstreamClient } from '../src/upstream/types.js';
 import { basic, send } from './support/http.js';

@@ -12,8 +12,8 @@ import { reviewGuid } from '../src/sandbox/api2-records.js';
 import type { Api2GroceryList, Api2RecipeSearchResult, Api2Review, ShoppingListLine } from '../src/sandbox/api2-records.js';
 import { startApi2Sandbox } from '../src/sandbox/api2-start.js';
 import type { StartedApi2Sandbox } from '../src/sandbox/api2-start.js';
-import { buildDataset, guidFromCounter, PLACEHOLDER_PHOTO_URL, SANDBOX_API_KEYS, SANDBOX_LOGINS } from '../src/dataset/dataset.js';
-import { LegacyStore } from '../src/dataset/legacy-store.js';
+import { buildDataset, guidFromCounter, PLACEHOLDER_PHOTO_URL, SANDBOX_API_KEYS, SANDBOX_LOGINS } from '../src/sandbox/dataset/dataset.js';
+import { LegacyStore } from '../src/sandbox/legacy-store.js';
 import { validateApi2Request, validateApi2Response } from './support/api2-openapi.js';
 
 const ALICE = SANDBOX_LOGINS.alice;

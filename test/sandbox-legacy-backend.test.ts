@@ -13,6 +13,7 @@ import { PRIMARY_CATEGORY_TOKENS } from '../src/legacy/param-rules.js';
 import {
   GroceryItemSchema,
   GroceryListSchema,
+  RecipeDetailSchema,
   RecipeInfoSchema,
   RecipeSearchResultSchema,
 } from '../src/legacy/records.js';
@@ -20,15 +21,15 @@ import {
   buildDataset,
   CUISINES,
   PLACEHOLDER_PHOTO_URL,
-  RecipeDetailSchema,
   SANDBOX_API_KEYS,
   SANDBOX_LOGINS,
   toRecipeInfo,
-} from '../src/dataset/dataset.js';
+} from '../src/sandbox/dataset/dataset.js';
 import type { RecipeSearchResult } from '../src/legacy/records.js';
+import { SANDBOX_BEHAVIOUR } from '../src/sandbox/behaviour.js';
 import { createLegacySandboxApp } from '../src/sandbox/legacy-app.js';
 import { encodedBody } from './support/catalogue-examples.js';
-import { LegacyStore } from '../src/dataset/legacy-store.js';
+import { LegacyStore } from '../src/sandbox/legacy-store.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import type { StartedLegacySandbox } from '../src/sandbox/start.js';
 
@@ -153,7 +154,7 @@ describe('dataset', () => {
 describe('every catalogued operation', () => {
   it.each(OPERATIONS.flatMap((op) => [[op.id, 'JSON'], [op.id, 'XML']] as const))("%s: its entry's example is answered with the entry's success (%s)", async (id, format) => {
     const op = operationById(id);
-    const { method, target, body: example } = op.sandbox.example;
+    const { method, target, body: example } = SANDBOX_BEHAVIOUR[id].example;
     const app = createLegacySandboxApp(new LegacyStore({ dataset }));
     const headers: Record<string, string> = format === 'JSON' ? { accept: 'application/json' } : {};
     if (op.auth === 'user') headers['authorization'] = basicHeader(ALICE.user, ALICE.password);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api2Store } from '../src/sandbox/api2-store.js';
 import { startApi2Sandbox } from '../src/sandbox/api2-start.js';
 import type { StartedApi2Sandbox } from '../src/sandbox/api2-start.js';
-import { PLACEHOLDER_PHOTO_URL } from '../src/dataset/dataset.js';
+import { PLACEHOLDER_PHOTO_URL } from '../src/sandbox/dataset/dataset.js';
 import { createSandboxStores } from '../src/sandbox/shared-stores.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import type { StartedLegacySandbox } from '../src/sandbox/start.js';

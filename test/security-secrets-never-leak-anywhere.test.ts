@@ -28,7 +28,7 @@ import { Api2Store } from '../src/sandbox/api2-store.js';
 import { startFaultUpstream } from '../src/sandbox/faults.js';
 import type { StartedFaultUpstream } from '../src/sandbox/faults.js';
 import { createLegacySandboxApp } from '../src/sandbox/legacy-app.js';
-import { LegacyStore } from '../src/dataset/legacy-store.js';
+import { LegacyStore } from '../src/sandbox/legacy-store.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import type { StartedLegacySandbox } from '../src/sandbox/start.js';
 import { basic, send } from './support/http.js';

@@ -7,13 +7,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { buildDataset } from '../src/dataset/dataset.js';
+import { buildDataset } from '../src/sandbox/dataset/dataset.js';
 import { Api2Store } from '../src/sandbox/api2-store.js';
 import { startApi2Sandbox } from '../src/sandbox/api2-start.js';
 import type { SeenApi2Request } from '../src/sandbox/api2-start.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
 import type { GatewayConfigInput } from '../src/config/schema.js';
-import { PLACEHOLDER_PHOTO_URL } from '../src/dataset/dataset.js';
+import { PLACEHOLDER_PHOTO_URL } from '../src/sandbox/dataset/dataset.js';
 import { basic, send } from './support/http.js';
 import { startTestGateway } from './support/gateway.js';
 import { startGatewayInFrontOfMisbehavingApi2, startGatewayWithApi2Down } from './support/misbehaving-api2.js';

@@ -1,14 +1,14 @@
 /**
  * The shape of a catalogue entry (src/catalogue/operations.ts holds the entries). Generic in its
  * id so that the catalogue can name its ids as a union (OperationId) while the modules an entry
- * refers to (its api2 mapping, its sandbox action) import these types without importing the
- * catalogue back.
+ * refers to (its api2 mapping) import these types without importing the catalogue back. What the
+ * sandbox does for an operation is the sandbox's own table (src/sandbox/behaviour.ts), not a
+ * fact of the entry.
  */
 import type { z } from 'zod';
 import type { LegacyCacheControl } from '../legacy/answer-terms.js';
 import type { ParamRule } from '../legacy/param-rules.js';
 import type { OperationMapping } from '../../mappings/types.js';
-import type { SandboxAction } from '../dataset/action.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -71,25 +71,6 @@ export type AuthRequirement = 'key' | 'user' | 'key-optional-user';
  */
 export type Api2Route = { readonly mapping: OperationMapping } | { readonly legacyOnly: string };
 
-/**
- * A request the sandbox answers with the operation's success on a fresh copy of its dataset:
- * sent with the free api key and, unless the operation needs no user, as alice (test/ and the
- * soak drive every operation through it).
- */
-export interface SandboxExample {
-  readonly method: Method;
-  /** Path and query, without api_key. */
-  readonly target: string;
-  /** Sent as a JSON body. */
-  readonly body?: Readonly<Record<string, string | number>>;
-}
-
-/** What the sandbox legacy backend (src/sandbox/legacy-app.ts) does for the operation. */
-export interface SandboxBehaviour {
-  readonly act: SandboxAction;
-  readonly example: SandboxExample;
-}
-
 export interface OperationEntry<Id extends string = string> {
   readonly id: Id;
   readonly resource: string;
@@ -108,7 +89,6 @@ export interface OperationEntry<Id extends string = string> {
   /** What a successful write changes in cached pages: every page, or the writing user's. */
   readonly drops?: 'all-pages' | 'user-pages';
   readonly api2: Api2Route;
-  readonly sandbox: SandboxBehaviour;
 }
 
 /** One entry, its id kept as a literal (so that the catalogue's ids form a union type). */

@@ -4,10 +4,9 @@
  * the shape is src/catalogue/entry.ts).
  *
  * An entry is the only source of its operation's facts: routes and forms, parameters, success
- * answer, credentials, cache and invalidation, its api2 mapping or why it has none, and what the
- * sandbox legacy backend does for it. The route table, the validator, the config, the usage log,
- * the report, the mapping registry, the sandbox and the generated docs read this table; nothing
- * branches on an operation anywhere else.
+ * answer, credentials, cache and invalidation, and its api2 mapping or why it has none. The route
+ * table, the validator, the config, the usage log, the report, the mapping registry, the sandbox
+ * and the generated docs read this table; nothing branches on an operation anywhere else.
  */
 import { GROCERY_OPERATIONS } from './entries/grocery.js';
 import { LIST_OPERATIONS } from './entries/lists.js';
@@ -15,7 +14,7 @@ import { RECIPE_OPERATIONS } from './entries/recipes.js';
 import { REVIEW_OPERATIONS } from './entries/reviews.js';
 import type { OperationEntry } from './entry.js';
 
-export type { Api2Route, AuthRequirement, Method, ParamCarriage, ParamSpec, PathForm, PathFormKind, ResponseShape, SandboxExample } from './entry.js';
+export type { Api2Route, AuthRequirement, Method, ParamCarriage, ParamSpec, PathForm, PathFormKind, ResponseShape } from './entry.js';
 
 const ENTRIES = [...REVIEW_OPERATIONS, ...GROCERY_OPERATIONS, ...LIST_OPERATIONS, ...RECIPE_OPERATIONS] as const;
 

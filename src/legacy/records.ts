@@ -76,6 +76,17 @@ export const RecipeInfoSchema = z.object({
 });
 export type RecipeInfo = z.infer<typeof RecipeInfoSchema>;
 
+/**
+ * DECISION: the `GET /recipe/{id}` answer (uncatalogued; the sandbox legacy backend serves it):
+ * RecipeInfo plus Ingredients and Instructions (XML root `Recipe`). The real legacy detail has
+ * more fields; clients read these.
+ */
+export const RecipeDetailSchema = RecipeInfoSchema.extend({
+  Ingredients: z.array(z.object({ Name: z.string() })),
+  Instructions: z.string(),
+});
+export type RecipeDetail = z.infer<typeof RecipeDetailSchema>;
+
 export const RecipeSearchResultSchema = z.object({
   ResultCount: z.number().int(),
   Results: z.array(RecipeInfoSchema),

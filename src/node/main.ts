@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     // Loaded only in sandbox mode: a gateway with a config file never carries the sandbox.
     const { startLegacySandbox } = await import('../sandbox/start.js');
     const { startApi2Sandbox } = await import('../sandbox/api2-start.js');
-    const { PLACEHOLDER_PHOTO_URL } = await import('../dataset/dataset.js');
+    const { PLACEHOLDER_PHOTO_URL } = await import('../sandbox/dataset/dataset.js');
     const { capabilities } = await import('../catalogue/movability.js');
     // One dataset behind both sandbox interfaces: a write through either is read through the other.
     const stores = (await import('../sandbox/shared-stores.js')).createSandboxStores();

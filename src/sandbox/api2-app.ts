@@ -32,7 +32,7 @@ import { parseBasic } from '../legacy/credentials.js';
 import { parseBody, parseQuery } from '../request/first-values.js';
 import type { ParamValues } from '../request/first-values.js';
 import { legacyErrorBody } from '../legacy/render.js';
-import type { Plan, SandboxUser } from '../dataset/dataset.js';
+import type { Plan, SandboxUser } from './dataset/dataset.js';
 import { COMMON_MESSAGES } from './messages.js';
 import { paidParamsOf, parseGroceryBody, parseReviewBody, parseSearch } from './api2-input.js';
 import type { FieldError, Parsed } from './api2-input.js';

@@ -9,8 +9,8 @@
  * ISO [I]), so `/Date(ms)/` of the legacy view converts back without loss.
  */
 import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
-import { avatarUrl48, guidFromCounter, webUrl } from '../dataset/dataset.js';
-import type { NeutralGroceryItem, NeutralRecipe, NeutralReview, ReviewStats, SandboxUser } from '../dataset/dataset.js';
+import { avatarUrl48, guidFromCounter, webUrl } from './dataset/dataset.js';
+import type { NeutralGroceryItem, NeutralRecipe, NeutralReview, ReviewStats, SandboxUser } from './dataset/dataset.js';
 
 // ---------------------------------------------------------------- shapes (spec schema names)
 

@@ -23,14 +23,14 @@
  *   BASE_EPOCH_MS for an empty list; VersionGuid changes with every change (api2-records.ts).
  * - The call counter `calls` ("METHOD /template" → count) is filled by the app (api2-app.ts).
  */
-import type { NeutralGroceryItem, NeutralRecipe, NeutralReview } from '../dataset/dataset.js';
-import { guidFromCounter } from '../dataset/dataset.js';
-import { DatasetStore } from '../dataset/dataset-store.js';
-import type { DatasetList, DatasetStoreOptions, Mutable } from '../dataset/dataset-store.js';
+import type { NeutralGroceryItem, NeutralRecipe, NeutralReview } from './dataset/dataset.js';
+import { guidFromCounter } from './dataset/dataset.js';
+import { DatasetStore } from './dataset/dataset-store.js';
+import type { DatasetList, DatasetStoreOptions, Mutable } from './dataset/dataset-store.js';
 import type { Api2SearchQuery, GroceryBody, ReviewBody, SearchFilter } from './api2-input.js';
 import { listVersionGuid, reviewIdOfGuid, toApi2GroceryItem, toApi2Review, toRecipeInfox, toShoppingListLine } from './api2-records.js';
 import type { Api2GroceryList, Api2RecipeSearchResult, Api2Review, ShoppingListLine } from './api2-records.js';
-import { matchesFilters } from '../dataset/recipe-search.js';
+import { matchesFilters } from './dataset/recipe-search.js';
 
 export type Api2Result<T> =
   | { readonly ok: true; readonly value: T }

@@ -31,12 +31,13 @@ import { credentialsOf } from '../request/credentials.js';
 import { readPairs } from '../request/pairs.js';
 import { negotiateEncoding } from '../request/encoding.js';
 import { renderError, renderLegacy, wantsJson } from '../legacy/render.js';
+import { RecipeDetailSchema } from '../legacy/records.js';
 import type { FieldError } from '../legacy/field-error.js';
-import { Values } from '../dataset/action.js';
-import type { SandboxUser } from '../dataset/dataset.js';
-import { RecipeDetailSchema } from '../dataset/dataset.js';
+import { SANDBOX_BEHAVIOUR } from './behaviour.js';
+import { Values } from './legacy-values.js';
+import type { SandboxUser } from './dataset/dataset.js';
 import { COMMON_MESSAGES } from './messages.js';
-import type { LegacyStore } from '../dataset/legacy-store.js';
+import type { LegacyStore } from './legacy-store.js';
 
 export const SANDBOX_MESSAGES = {
   unknownKey: 'Authentication failed: unknown api_key.',
@@ -142,7 +143,7 @@ async function answerRequest(store: LegacyStore, routes: RouteTable, req: Reques
   const paid = paidParamNames(checked.params);
   if (paid.length > 0 && plan === 'free') return failure(403, SANDBOX_MESSAGES.paidOnly(paid), req.json);
 
-  const outcome = match.operation.sandbox.act(store, new Values(checked.values), user);
+  const outcome = SANDBOX_BEHAVIOUR[match.operation.id].act(store, new Values(checked.values), user);
   if (!outcome.ok) return failure(outcome.status, outcome.message, req.json);
   return success(match.operation, outcome.value, req.json, user !== null);
 }

@@ -3,9 +3,9 @@
  * SandboxData (sandbox-data.ts), so that any mix of legacy and api2 routes reads what was written.
  */
 import { Api2Store } from './api2-store.js';
-import type { SandboxDataset } from '../dataset/dataset.js';
-import { LegacyStore } from '../dataset/legacy-store.js';
-import { SandboxData } from '../dataset/sandbox-data.js';
+import type { SandboxDataset } from './dataset/dataset.js';
+import { LegacyStore } from './legacy-store.js';
+import { SandboxData } from './dataset/sandbox-data.js';
 
 export interface SandboxStores {
   readonly data: SandboxData;

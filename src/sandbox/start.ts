@@ -5,7 +5,7 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createLegacySandboxApp } from './legacy-app.js';
-import { LegacyStore } from '../dataset/legacy-store.js';
+import { LegacyStore } from './legacy-store.js';
 
 export interface StartedLegacySandbox {
   /** `http://127.0.0.1:<port>`, no trailing slash. */

@@ -6,10 +6,10 @@
  * with the same frozen clock. Every request the gateway sends to api2 is kept for validation against the spec.
  */
 import { capabilities } from '../../src/catalogue/movability.js';
-import { PLACEHOLDER_PHOTO_URL } from '../../src/dataset/dataset.js';
+import { PLACEHOLDER_PHOTO_URL } from '../../src/sandbox/dataset/dataset.js';
 import { startApi2Sandbox } from '../../src/sandbox/api2-start.js';
 import type { SeenApi2Request, StartedApi2Sandbox } from '../../src/sandbox/api2-start.js';
-import { LegacyStore } from '../../src/dataset/legacy-store.js';
+import { LegacyStore } from '../../src/sandbox/legacy-store.js';
 import { createSandboxStores } from '../../src/sandbox/shared-stores.js';
 import { startLegacySandbox } from '../../src/sandbox/start.js';
 import type { StartedLegacySandbox } from '../../src/sandbox/start.js';

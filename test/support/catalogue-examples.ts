@@ -1,10 +1,11 @@
 /**
- * The requests that exercise a catalogue entry: its sandbox example sent in each of the entry's
+ * The requests that exercise a catalogue entry: its sandbox example (src/sandbox/behaviour.ts) sent in each of the entry's
  * path forms (the example's path ids put into each form's template, its query and body kept), so
  * that a test looping over the catalogue drives every form of every operation, a new one included.
  */
 import type { Method, Operation } from '../../src/catalogue/operations.js';
 import { CATALOGUE_ROUTES } from '../../src/catalogue/route-table.js';
+import { SANDBOX_BEHAVIOUR } from '../../src/sandbox/behaviour.js';
 
 export interface ExampleRequest {
   readonly method: Method;
@@ -14,7 +15,7 @@ export interface ExampleRequest {
 }
 
 export function exampleRequests(op: Operation, apiKey: string): ExampleRequest[] {
-  const { method, target, body } = op.sandbox.example;
+  const { method, target, body } = SANDBOX_BEHAVIOUR[op.id].example;
   const [path = '', query] = target.split('?');
   const example = CATALOGUE_ROUTES.match(method, path);
   if (example?.operation.id !== op.id) throw new Error(`${op.id}: its sandbox example ${method} ${target} is not one of its forms`);

@@ -4,7 +4,7 @@
  * requests sent to both must give the same answers, write for write.
  */
 import { expect } from 'vitest';
-import { LegacyStore } from '../../src/dataset/legacy-store.js';
+import { LegacyStore } from '../../src/sandbox/legacy-store.js';
 import { startLegacySandbox } from '../../src/sandbox/start.js';
 import type { StartedLegacySandbox } from '../../src/sandbox/start.js';
 import { send } from './http.js';

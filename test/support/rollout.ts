@@ -7,7 +7,7 @@ import type { RolloutPlanInput } from '../../src/config/rollout.js';
 import type { GatewayConfigInput } from '../../src/config/schema.js';
 import type { RolloutSnapshot } from '../../src/migration/rollout/runner.js';
 import type { Position, RolloutEvent } from '../../src/migration/rollout/state.js';
-import { PLACEHOLDER_PHOTO_URL } from '../../src/dataset/dataset.js';
+import { PLACEHOLDER_PHOTO_URL } from '../../src/sandbox/dataset/dataset.js';
 import { startLegacySandbox } from '../../src/sandbox/start.js';
 import { startApi2Front } from './api2-front.js';
 import type { Api2Front } from './api2-front.js';

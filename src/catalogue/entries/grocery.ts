@@ -2,9 +2,6 @@
 import { groceryCreateMapping, groceryDeleteMapping, groceryListMapping, groceryUpdateMapping } from '../../../mappings/grocery.js';
 import * as rules from '../../legacy/param-rules.js';
 import { GroceryItemSchema, GroceryListSchema } from '../../legacy/records.js';
-import { done, requireUser } from '../../dataset/action.js';
-import type { Values } from '../../dataset/action.js';
-import type { GroceryInput } from '../../dataset/legacy-store.js';
 import { entry, param } from '../entry.js';
 import type { ParamSpec } from '../entry.js';
 
@@ -15,11 +12,6 @@ const groceryFields: readonly ParamSpec[] = [
   param('notes', 'input', false, rules.optionalText(1000)),
   param('department', 'input', false, rules.optionalText(100)),
 ];
-
-/** The sandbox's grocery input from the validated fields. */
-function groceryInput(v: Values): GroceryInput {
-  return { quantity: v.text('quantity'), name: v.text('name'), notes: v.optionalText('notes'), department: v.optionalText('department') };
-}
 
 export const GROCERY_OPERATIONS = [
   entry({
@@ -33,10 +25,6 @@ export const GROCERY_OPERATIONS = [
     auth: 'user',
     safe: false,
     api2: { mapping: groceryCreateMapping },
-    sandbox: {
-      act: (s, v, u) => done(s.createGrocery(requireUser(u).userId, groceryInput(v))),
-      example: { method: 'POST', target: '/grocerylist', body: { quantity: '2 cups', name: 'flour' } },
-    },
   }),
   entry({
     id: 'grocery.list',
@@ -49,10 +37,6 @@ export const GROCERY_OPERATIONS = [
     auth: 'user',
     safe: true,
     api2: { mapping: groceryListMapping },
-    sandbox: {
-      act: (s, _v, u) => done(s.listGrocery(requireUser(u).userId)),
-      example: { method: 'GET', target: '/grocerylist' },
-    },
   }),
   entry({
     id: 'grocery.update',
@@ -68,10 +52,6 @@ export const GROCERY_OPERATIONS = [
     auth: 'user',
     safe: false,
     api2: { mapping: groceryUpdateMapping },
-    sandbox: {
-      act: (s, v, u) => s.updateGrocery(requireUser(u).userId, v.text('id'), groceryInput(v)),
-      example: { method: 'PUT', target: '/grocerylist/308E515A-C877-48DF-882C-000000000001', body: { quantity: '3 cups', name: 'rye flour' } },
-    },
   }),
   entry({
     id: 'grocery.delete',
@@ -87,9 +67,5 @@ export const GROCERY_OPERATIONS = [
     auth: 'user',
     safe: false,
     api2: { mapping: groceryDeleteMapping },
-    sandbox: {
-      act: (s, v, u) => s.deleteGrocery(requireUser(u).userId, v.text('id')),
-      example: { method: 'DELETE', target: '/grocerylist/308E515A-C877-48DF-882C-000000000001' },
-    },
   }),
 ] as const;

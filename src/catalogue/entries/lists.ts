@@ -6,7 +6,6 @@
 import { favoritesListMapping, trySoonsListMapping } from '../../../mappings/favorites.js';
 import * as rules from '../../legacy/param-rules.js';
 import { RecipeSearchResultSchema } from '../../legacy/records.js';
-import { done, requireUser } from '../../dataset/action.js';
 import { entry, param } from '../entry.js';
 import type { ParamSpec } from '../entry.js';
 
@@ -28,10 +27,6 @@ export const LIST_OPERATIONS = [
     // IsBookmark shows on the user's own search pages.
     drops: 'user-pages',
     api2: { legacyOnly: NO_ENDPOINT },
-    sandbox: {
-      act: (s, v, u) => s.addToList('favorites', requireUser(u).userId, v.number('rid')),
-      example: { method: 'POST', target: '/favorites', body: { rid: 7 } },
-    },
   }),
   entry({
     id: 'favorites.list',
@@ -44,10 +39,6 @@ export const LIST_OPERATIONS = [
     auth: 'user',
     safe: true,
     api2: { mapping: favoritesListMapping },
-    sandbox: {
-      act: (s, _v, u) => done(s.readList('favorites', requireUser(u).userId)),
-      example: { method: 'GET', target: '/favorites' },
-    },
   }),
   entry({
     id: 'favorites.delete',
@@ -62,10 +53,6 @@ export const LIST_OPERATIONS = [
     // IsBookmark shows on the user's own search pages.
     drops: 'user-pages',
     api2: { legacyOnly: NO_ENDPOINT },
-    sandbox: {
-      act: (s, v, u) => s.removeFromList('favorites', requireUser(u).userId, v.number('rid')),
-      example: { method: 'DELETE', target: '/favorites?rid=1262' },
-    },
   }),
   entry({
     id: 'trysoons.create',
@@ -78,10 +65,6 @@ export const LIST_OPERATIONS = [
     auth: 'user',
     safe: false,
     api2: { legacyOnly: NO_ENDPOINT },
-    sandbox: {
-      act: (s, v, u) => s.addToList('trysoons', requireUser(u).userId, v.number('rid')),
-      example: { method: 'POST', target: '/trysoons', body: { rid: 7 } },
-    },
   }),
   entry({
     id: 'trysoons.list',
@@ -94,10 +77,6 @@ export const LIST_OPERATIONS = [
     auth: 'user',
     safe: true,
     api2: { mapping: trySoonsListMapping },
-    sandbox: {
-      act: (s, _v, u) => done(s.readList('trysoons', requireUser(u).userId)),
-      example: { method: 'GET', target: '/trysoons' },
-    },
   }),
   entry({
     id: 'trysoons.delete',
@@ -110,9 +89,5 @@ export const LIST_OPERATIONS = [
     auth: 'user',
     safe: false,
     api2: { legacyOnly: NO_ENDPOINT },
-    sandbox: {
-      act: (s, v, u) => s.removeFromList('trysoons', requireUser(u).userId, v.number('rid')),
-      example: { method: 'DELETE', target: '/trysoons?rid=921' },
-    },
   }),
 ] as const;

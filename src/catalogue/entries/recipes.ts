@@ -1,35 +1,8 @@
 /** The recipe operations (legacy document part 4.5). */
 import { searchMapping } from '../../../mappings/search.js';
-import type { PrimaryCategoryToken } from '../../legacy/param-rules.js';
 import * as rules from '../../legacy/param-rules.js';
 import { RecipeSearchResultSchema } from '../../legacy/records.js';
-import { done, viewerOf } from '../../dataset/action.js';
-import type { Values } from '../../dataset/action.js';
-import type { SearchQuery } from '../../dataset/legacy-store.js';
 import { entry, param } from '../entry.js';
-
-/** The sandbox's search query from the validated parameters. */
-function searchQuery(v: Values): SearchQuery {
-  const titleKw = v.optionalText('title_kw');
-  const anyKw = v.optionalText('any_kw');
-  const cuisine = v.optionalText('cuisine');
-  const category = v.optionalText('include_primarycat');
-  const includeIng = v.optionalList('include_ing');
-  const excludeIng = v.optionalList('exclude_ing');
-  const photos = v.optionalBoolean('photos');
-  return {
-    ...(titleKw ? { titleKw } : {}),
-    ...(anyKw ? { anyKw } : {}),
-    ...(cuisine ? { cuisine } : {}),
-    // The primaryCategory rule yields one of PRIMARY_CATEGORY_TOKENS.
-    ...(category ? { category: category as PrimaryCategoryToken } : {}),
-    ...(includeIng ? { includeIng } : {}),
-    ...(excludeIng ? { excludeIng } : {}),
-    ...(photos !== undefined ? { photos } : {}),
-    page: v.optionalNumber('pg') ?? 1,
-    perPage: v.optionalNumber('rpp') ?? 10,
-  };
-}
 
 export const RECIPE_OPERATIONS = [
   entry({
@@ -56,9 +29,5 @@ export const RECIPE_OPERATIONS = [
     safe: true,
     cache: 'pages',
     api2: { mapping: searchMapping },
-    sandbox: {
-      act: (s, v, u) => done(s.search(searchQuery(v), viewerOf(u))),
-      example: { method: 'GET', target: '/recipes?title_kw=soup&rpp=5' },
-    },
   }),
 ] as const;

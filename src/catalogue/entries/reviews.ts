@@ -2,9 +2,6 @@
 import { reviewsCreateMapping, reviewsDeleteMapping, reviewsGetMapping, reviewsListMapping, reviewsUpdateMapping } from '../../../mappings/reviews.js';
 import * as rules from '../../legacy/param-rules.js';
 import { ReviewListSchema, ReviewSchema } from '../../legacy/records.js';
-import { requireUser, viewerOf } from '../../dataset/action.js';
-import type { Values } from '../../dataset/action.js';
-import type { ReviewInput } from '../../dataset/legacy-store.js';
 import { entry, param } from '../entry.js';
 import type { ParamSpec } from '../entry.js';
 
@@ -16,20 +13,6 @@ const reviewFields: readonly ParamSpec[] = [
   param('totaltime', 'input', false, rules.minutes),
   param('activetime', 'input', false, rules.minutes),
 ];
-
-/** The sandbox's review input from the validated fields. */
-function reviewInput(v: Values): ReviewInput {
-  const makeAgain = v.text('makeagain');
-  if (makeAgain !== 'yes' && makeAgain !== 'no' && makeAgain !== 'notmake') throw new Error('validated makeagain is invalid');
-  return {
-    recipeId: v.number('rid'),
-    rating: v.number('rating'),
-    makeAgain,
-    comment: v.text('message'),
-    totalMinutes: v.optionalNumber('totaltime'),
-    activeMinutes: v.optionalNumber('activetime'),
-  };
-}
 
 export const REVIEW_OPERATIONS = [
   entry({
@@ -45,10 +28,6 @@ export const REVIEW_OPERATIONS = [
     // StarRating and ReviewCount show on every search page.
     drops: 'all-pages',
     api2: { mapping: reviewsCreateMapping },
-    sandbox: {
-      act: (s, v, u) => s.createReview(requireUser(u).userId, reviewInput(v)),
-      example: { method: 'POST', target: '/reviews', body: { rid: 7, rating: 4, makeagain: 'yes', message: 'Very good' } },
-    },
   }),
   entry({
     id: 'reviews.get',
@@ -62,10 +41,6 @@ export const REVIEW_OPERATIONS = [
     auth: 'key',
     safe: true,
     api2: { mapping: reviewsGetMapping },
-    sandbox: {
-      act: (s, v) => s.getReview(v.number('id')),
-      example: { method: 'GET', target: '/review/82' },
-    },
   }),
   entry({
     id: 'reviews.list',
@@ -78,10 +53,6 @@ export const REVIEW_OPERATIONS = [
     auth: 'key',
     safe: true,
     api2: { mapping: reviewsListMapping },
-    sandbox: {
-      act: (s, v, u) => s.listReviews(v.number('rid'), viewerOf(u)),
-      example: { method: 'GET', target: '/reviews?rid=27' },
-    },
   }),
   entry({
     id: 'reviews.update',
@@ -96,10 +67,6 @@ export const REVIEW_OPERATIONS = [
     // StarRating and ReviewCount show on every search page.
     drops: 'all-pages',
     api2: { mapping: reviewsUpdateMapping },
-    sandbox: {
-      act: (s, v, u) => s.updateReview(requireUser(u).userId, v.number('id'), reviewInput(v)),
-      example: { method: 'PUT', target: '/review/82', body: { rid: 27, rating: 3, makeagain: 'no', message: 'Fine' } },
-    },
   }),
   entry({
     id: 'reviews.delete',
@@ -115,9 +82,5 @@ export const REVIEW_OPERATIONS = [
     // StarRating and ReviewCount show on every search page.
     drops: 'all-pages',
     api2: { mapping: reviewsDeleteMapping },
-    sandbox: {
-      act: (s, v, u) => s.deleteReview(requireUser(u).userId, v.number('id')),
-      example: { method: 'DELETE', target: '/review/82?rid=27' },
-    },
   }),
 ] as const;

@@ -1,6 +1,6 @@
 /**
  * The one mutable dataset the sandbox serves: loaded once from the generated dataset
- * (dataset.ts) and indexed; read and written by the legacy store (legacy-store.ts) and the api2
+ * (dataset.ts) and indexed; read and written by the legacy store (../legacy-store.ts) and the api2
  * store (api2-store.ts) alike, as in production both interfaces front the same service data.
  * Hand one SandboxData to both stores (createSandboxStores in shared-stores.ts) and a write made
  * through either interface is read through the other.

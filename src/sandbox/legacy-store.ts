@@ -21,12 +21,12 @@
 import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
 import { toLegacyDate } from '../legacy/records.js';
 import { REVIEW_REFUSALS } from '../legacy/review-refusals.js';
-import type { GroceryItem, GroceryList, RecipeSearchResult, Review } from '../legacy/records.js';
-import { avatarUrl48, guidFromCounter, toRecipeDetail, toRecipeInfo } from './dataset.js';
-import type { MakeAgain, NeutralGroceryItem, NeutralRecipe, NeutralReview, RecipeDetail } from './dataset.js';
-import { DatasetStore } from './dataset-store.js';
-import type { DatasetList, DatasetStoreOptions, Mutable } from './dataset-store.js';
-import { matchesFilters } from './recipe-search.js';
+import type { GroceryItem, GroceryList, RecipeDetail, RecipeSearchResult, Review } from '../legacy/records.js';
+import { avatarUrl48, guidFromCounter, toRecipeDetail, toRecipeInfo } from './dataset/dataset.js';
+import type { MakeAgain, NeutralGroceryItem, NeutralRecipe, NeutralReview } from './dataset/dataset.js';
+import { DatasetStore } from './dataset/dataset-store.js';
+import type { DatasetList, DatasetStoreOptions, Mutable } from './dataset/dataset-store.js';
+import { matchesFilters } from './dataset/recipe-search.js';
 
 export type StoreResult<T> =
   | { readonly ok: true; readonly value: T }

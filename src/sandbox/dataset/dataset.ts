@@ -7,13 +7,12 @@
  * The legacy view of a recipe (records.ts RecipeInfo) is built here too, by a pure function, so
  * both the search answer and the uncatalogued recipe detail render it identically.
  */
-import { z } from 'zod';
-import { PRIMARY_CATEGORY_TOKENS } from '../legacy/param-rules.js';
-import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
-import { RecipeInfoSchema, toLegacyDate } from '../legacy/records.js';
-import type { Poster, RecipeInfo } from '../legacy/records.js';
-import { avatarUrl48, imageUrl120, sizedImageUrl } from '../legacy/image-urls.js';
-import { UNKNOWN_POSTER } from '../legacy/records.js';
+import { PRIMARY_CATEGORY_TOKENS } from '../../legacy/param-rules.js';
+import type { PrimaryCategoryToken } from '../../legacy/param-rules.js';
+import { toLegacyDate } from '../../legacy/records.js';
+import type { Poster, RecipeDetail, RecipeInfo } from '../../legacy/records.js';
+import { avatarUrl48, imageUrl120, sizedImageUrl } from '../../legacy/image-urls.js';
+import { UNKNOWN_POSTER } from '../../legacy/records.js';
 
 // ---------------------------------------------------------------- neutral model
 
@@ -528,16 +527,6 @@ export function toRecipeInfo(
     HeroPhotoUrl: photo,
   };
 }
-
-/**
- * DECISION: the uncatalogued `GET /recipe/{id}` answer: RecipeInfo plus Ingredients and
- * Instructions (XML root `Recipe`). The real legacy detail has more fields; clients read these.
- */
-export const RecipeDetailSchema = RecipeInfoSchema.extend({
-  Ingredients: z.array(z.object({ Name: z.string() })),
-  Instructions: z.string(),
-});
-export type RecipeDetail = z.infer<typeof RecipeDetailSchema>;
 
 export function toRecipeDetail(
   recipe: NeutralRecipe,

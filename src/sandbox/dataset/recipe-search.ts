@@ -5,7 +5,7 @@
  * instructions; category: one of the tokens; cuisine: equal without regard to case; photos: has
  * one; include_ing / exclude_ing: each wanted ingredient is (not) a substring of some ingredient.
  */
-import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
+import type { PrimaryCategoryToken } from '../../legacy/param-rules.js';
 import type { NeutralRecipe } from './dataset.js';
 
 export interface SearchText {

@@ -1,6 +1,6 @@
 /**
- * What both sandbox stores read alike (LegacyStore in legacy-store.ts, Api2Store in
- * src/sandbox/api2-store.ts extend it): the data they serve (SandboxData, sandbox-data.ts: shared when one instance is
+ * What both sandbox stores read alike (LegacyStore in ../legacy-store.ts, Api2Store in
+ * ../api2-store.ts extend it): the data they serve (SandboxData, sandbox-data.ts: shared when one instance is
  * handed to both, a fresh copy of the dataset otherwise, so tests never share state by accident),
  * the sandbox credentials, review stats, and the lookups both stores make on that data. Each store
  * adds its own operations and records on top; what differs between the two backends stays in the
