@@ -172,6 +172,7 @@ export type GroceryItem = z.infer<typeof GroceryItem>;
 export const GroceryList = z.object({
   Items: z.array(GroceryItem).optional(),
   LastModified: dateTime.optional(),
+  Recipes: z.array(RecipeInfox).optional(),
   VersionGuid: z.string().optional(),
 });
 

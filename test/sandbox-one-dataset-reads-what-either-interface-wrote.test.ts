@@ -130,6 +130,6 @@ describe('one sandbox dataset behind both interfaces', () => {
       await gateway.close();
     }
     expect(api2Store.groceryList(user).VersionGuid).not.toBe(before);
-    expect(api2Store.groceryList(user).Items.map((i) => i.Name)).toContain('salt');
+    expect(api2Store.groceryList(user).Items?.map((i) => i.Name)).toContain('salt');
   });
 });

@@ -1,125 +1,22 @@
 /**
- * The api2 view of the neutral dataset: the record shapes of the published api2 spec
- * (api2-partner.openapi.yaml, components/schemas) that the api2 sandbox answers with, and the pure
- * functions that build them. The legacy view of the same data is dataset.ts toRecipeInfo and
+ * The api2 view of the neutral dataset: the pure functions that build the api2 records the api2
+ * sandbox answers with. Their shapes are declared once, as the zod schemas the gateway reads api2
+ * with (mappings/api2-schemas.ts, after the published spec); the tests check every answer against
+ * the spec itself. The legacy view of the same data is dataset/dataset.ts toRecipeInfo and
  * legacy-store.ts: a recipe, review or grocery item reads the same through both.
  *
  * The spec declares no `nullable` anywhere, so a field whose neutral value is null is OMITTED,
  * never sent as null. Dates are ISO-8601 strings with milliseconds (`format: date-time` [C],
  * ISO [I]), so `/Date(ms)/` of the legacy view converts back without loss.
  */
+import type { z } from 'zod';
+import type { GroceryItem, RecipeInfox, Review, ShoppingListLine, UserInfo, UserInfoTinyx } from '../../mappings/api2-schemas.js';
 import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
 import { avatarUrl48, guidFromCounter, webUrl } from './dataset/dataset.js';
 import type { NeutralGroceryItem, NeutralRecipe, NeutralReview, ReviewStats, SandboxUser } from './dataset/dataset.js';
 
-// ---------------------------------------------------------------- shapes (spec schema names)
-
-/** BigOven.Model.API2.UserInfoTinyx */
-export interface UserInfoTinyx {
-  UserID: number;
-  UserName: string;
-  FirstName: string;
-  LastName: string;
-  PhotoUrl: string;
-}
-
-/** BigOven.Model.API2.RecipeInfox */
-export interface RecipeInfox {
-  RecipeID: number;
-  Title: string;
-  Cuisine?: string;
-  Category: string;
-  Subcategory: string;
-  StarRating: number;
-  ReviewCount: number;
-  WebURL: string;
-  PhotoUrl?: string;
-  Poster?: UserInfoTinyx;
-  IsPrivate: boolean;
-  IsBookmark: boolean;
-  Servings: number;
-  CreationDate: string;
-  TotalTries: number;
-  HasVideos: boolean;
-  IsRecipeScan: boolean;
-}
-
-/** BigOven.Model.API2.RecipeSearchResult (SpellSuggest: never sent, the sandbox has no speller). */
-export interface Api2RecipeSearchResult {
-  ResultCount: number;
-  Results: RecipeInfox[];
-}
-
-/** BigOven.Model.API.UserInfo (the fields the dataset can fill). */
-export interface Api2UserInfo {
-  UserID: number;
-  UserName?: string;
-  FirstName?: string;
-  LastName?: string;
-  PhotoUrl?: string;
-  ImageUrl48?: string;
-  IsPremium?: boolean;
-  IsKitchenHelper?: boolean;
-  IsUsingRecurly?: boolean;
-  MemberSince?: string;
-}
-
-/** BigOven.Model.API.Review. It has no MakeAgain (api2-notes [C]): stored, never returned. */
-export interface Api2Review {
-  ID: string;
-  ReviewID: number;
-  StarRating: number;
-  Comment: string;
-  TotalMinutes?: number;
-  ActiveMinutes?: number;
-  Poster: Api2UserInfo;
-  CreationDate: string;
-  LastModified: string;
-  ReplyCount: number;
-}
-
-/** BigOven.Model.API.Grocery.Item */
-export interface Api2GroceryItem {
-  ItemID: number;
-  GUID: string;
-  RecipeID?: number;
-  Name: string;
-  Notes: string;
-  DisplayQuantity: string;
-  Department: string;
-  CreationDate: string;
-  IsChecked?: boolean;
-  LocalStatus: string;
-  LastModified: string;
-}
-
-/**
- * BigOven.Model.API2.GroceryList. VersionGuid is NOT in the published schema (which allows extra
- * properties); api2-notes lists it [C], so it is sent.
- */
-export interface Api2GroceryList {
-  Items: Api2GroceryItem[];
-  Recipes: RecipeInfox[];
-  LastModified: string;
-  VersionGuid: string;
-}
-
-/** BigOven.Model.ShoppingListLine: the answer to POST /grocerylist/item, other names than Item. */
-export interface ShoppingListLine {
-  ShoppingListLineID: number;
-  GUID: string;
-  ItemName: string;
-  TextAmt: string;
-  Notes: string;
-  Dept: string;
-  DateAdded: string;
-  LastModified: string;
-  IsChecked?: boolean;
-  RecipeID?: number;
-}
-
-/** System.Object: what POST review, PUT/DELETE grocery item and DELETE review answer. */
-export type EmptyObject = Record<string, never>;
+/** An api2 answer the sandbox sends, typed by the schema the gateway reads it with (mappings/api2-schemas.ts). */
+export type Sent<Schema extends z.ZodType> = z.input<Schema>;
 
 // ---------------------------------------------------------------- categories
 
@@ -169,7 +66,7 @@ export function listVersionGuid(userId: number, version: number): string {
 
 export const isoDate = (epochMs: number): string => new Date(epochMs).toISOString();
 
-export function toUserInfoTinyx(user: SandboxUser): UserInfoTinyx {
+export function toUserInfoTinyx(user: SandboxUser): Sent<typeof UserInfoTinyx> {
   return { UserID: user.userId, UserName: user.userName, FirstName: user.firstName, LastName: user.lastName, PhotoUrl: user.avatarUrl };
 }
 
@@ -184,7 +81,7 @@ export function toRecipeInfox(
   poster: SandboxUser | null,
   stats: ReviewStats,
   bookmarks: ReadonlySet<number> | null,
-): RecipeInfox {
+): Sent<typeof RecipeInfox> {
   return {
     RecipeID: recipe.id,
     Title: recipe.title,
@@ -207,7 +104,7 @@ export function toRecipeInfox(
 }
 
 /** DECISION: IsUsingRecurly carries the dataset's usesBillingProvider (legacy IsUsingBillingProvider) [I]. */
-export function toApi2UserInfo(userId: number, user: SandboxUser | null): Api2UserInfo {
+export function toApi2UserInfo(userId: number, user: SandboxUser | null): Sent<typeof UserInfo> {
   if (!user) return { UserID: userId };
   return {
     UserID: user.userId,
@@ -223,8 +120,11 @@ export function toApi2UserInfo(userId: number, user: SandboxUser | null): Api2Us
   };
 }
 
-/** DECISION: no replies in the sandbox: ReplyCount 0, no FeaturedReply, Replies, ParentID or GUID. */
-export function toApi2Review(review: NeutralReview, user: SandboxUser | null): Api2Review {
+/**
+ * DECISION: no replies in the sandbox: ReplyCount 0, no FeaturedReply, Replies, ParentID or GUID.
+ * api2's Review has no MakeAgain (api2-notes [C]): stored, never returned.
+ */
+export function toApi2Review(review: NeutralReview, user: SandboxUser | null): Sent<typeof Review> {
   return {
     ID: reviewGuid(review.id),
     ReviewID: review.id,
@@ -240,7 +140,7 @@ export function toApi2Review(review: NeutralReview, user: SandboxUser | null): A
 }
 
 /** DECISION: LocalStatus UNMODIFIED as in legacy; RecipeID, IsChecked omitted when null; BigOvenObject, ThirdPartyURL never sent. */
-export function toApi2GroceryItem(item: NeutralGroceryItem): Api2GroceryItem {
+export function toApi2GroceryItem(item: NeutralGroceryItem): Sent<typeof GroceryItem> {
   return {
     ItemID: item.id,
     GUID: item.guid,
@@ -257,7 +157,7 @@ export function toApi2GroceryItem(item: NeutralGroceryItem): Api2GroceryItem {
 }
 
 /** ShoppingListLineID is the ItemID [I]; TextAmt the display quantity; Dept the department. */
-export function toShoppingListLine(item: NeutralGroceryItem): ShoppingListLine {
+export function toShoppingListLine(item: NeutralGroceryItem): Sent<typeof ShoppingListLine> {
   return {
     ShoppingListLineID: item.id,
     GUID: item.guid,

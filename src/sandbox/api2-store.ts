@@ -1,6 +1,7 @@
 /**
  * The api2 sandbox's in-memory store: a fresh, mutable copy of the dataset per instance and the
- * api2 operations the gateway maps legacy calls to, answering api2 records (api2-records.ts).
+ * api2 operations the gateway maps legacy calls to, answering api2 records (api2-records.ts) to
+ * the routes of api2-routes.ts.
  *
  * It mirrors LegacyStore (legacy-store.ts) rule for rule, so that a legacy request answered by the
  * legacy sandbox and, through the mapping adapters, by this one reads the same:
@@ -21,7 +22,7 @@
  *   user can see, hidden-from-search ones included), then applies the other filters and paging.
  * - A grocery list's LastModified is its newest change (an item's, or a delete's), the dataset's
  *   BASE_EPOCH_MS for an empty list; VersionGuid changes with every change (api2-records.ts).
- * - The call counter `calls` ("METHOD /template" → count) is filled by the app (api2-app.ts).
+ * - The call counter `calls` ("METHOD /path" → count) is filled by the app (api2-app.ts).
  */
 import type { NeutralGroceryItem, NeutralRecipe, NeutralReview } from './dataset/dataset.js';
 import { guidFromCounter } from './dataset/dataset.js';
@@ -29,7 +30,8 @@ import { DatasetStore } from './dataset/dataset-store.js';
 import type { DatasetList, DatasetStoreOptions, Mutable } from './dataset/dataset-store.js';
 import type { Api2SearchQuery, GroceryBody, ReviewBody, SearchFilter } from './api2-input.js';
 import { listVersionGuid, reviewIdOfGuid, toApi2GroceryItem, toApi2Review, toRecipeInfox, toShoppingListLine } from './api2-records.js';
-import type { Api2GroceryList, Api2RecipeSearchResult, Api2Review, ShoppingListLine } from './api2-records.js';
+import type { Sent } from './api2-records.js';
+import type { GroceryList, RecipeInfox, RecipeSearchResult, Review, ShoppingListLine } from '../../mappings/api2-schemas.js';
 import { matchesFilters } from './dataset/recipe-search.js';
 
 export type Api2Result<T> =
@@ -50,7 +52,7 @@ export class Api2Store extends DatasetStore {
 
   // ------------------------------------------------------------ recipes
 
-  search(query: Api2SearchQuery, viewerId: number | null): Api2Result<Api2RecipeSearchResult> {
+  search(query: Api2SearchQuery, viewerId: number | null): Api2Result<Sent<typeof RecipeSearchResult>> {
     let candidates: NeutralRecipe[];
     if (query.filter) {
       if (viewerId === null) return fail(403, `filter=${query.filter} needs the user's credentials (HTTP Basic).`);
@@ -63,31 +65,36 @@ export class Api2Store extends DatasetStore {
     }
     const matches = candidates.filter((r) => this.matches(r, query));
     const start = (query.page - 1) * query.perPage;
-    const bookmarks = viewerId === null ? null : this.listOf('favorites', viewerId);
     return ok({
       ResultCount: matches.length,
-      Results: matches.slice(start, start + query.perPage).map((r) => toRecipeInfox(r, this.posterOf(r), this.reviewStats(r.id), bookmarks)),
+      Results: matches.slice(start, start + query.perPage).map((r) => this.recipeInfox(r, viewerId)),
     });
+  }
+
+  /** The recipe as api2's RecipeInfox, as the viewer sees it (IsBookmark from the viewer's favorites). */
+  recipeInfox(recipe: NeutralRecipe, viewerId: number | null): Sent<typeof RecipeInfox> {
+    const bookmarks = viewerId === null ? null : this.listOf('favorites', viewerId);
+    return toRecipeInfox(recipe, this.posterOf(recipe), this.reviewStats(recipe.id), bookmarks);
   }
 
   // ------------------------------------------------------------ reviews
 
   /** DECISION: pages of the ascending-ReviewID list (legacy lists them all, unpaged). */
-  listReviews(recipeId: number, viewerId: number | null, page: number, perPage: number): Api2Result<Api2Review[]> {
+  listReviews(recipeId: number, viewerId: number | null, page: number, perPage: number): Api2Result<Sent<typeof Review>[]> {
     if (!this.visibleRecipe(recipeId, viewerId)) return fail(404, `Recipe ${recipeId} was not found.`);
     const ids = [...(this.reviewsByRecipe.get(recipeId) ?? [])].sort((a, b) => a - b);
     const start = (page - 1) * perPage;
     return ok(ids.slice(start, start + perPage).flatMap((id) => this.reviewRecord(id) ?? []));
   }
 
-  myReview(userId: number, recipeId: number): Api2Result<Api2Review> {
+  myReview(userId: number, recipeId: number): Api2Result<Sent<typeof Review>> {
     if (!this.visibleRecipe(recipeId, userId)) return fail(404, `Recipe ${recipeId} was not found.`);
     const own = this.ownReview(userId, recipeId);
     return own ? ok(toApi2Review(own, this.users.get(own.userId) ?? null)) : fail(404, `You have no review of recipe ${recipeId}.`);
   }
 
   /** POST /recipe/{recipeId}/review: creates, or updates the caller's existing review. */
-  postReview(userId: number, recipeId: number, input: ReviewBody): Api2Result<Api2Review> {
+  postReview(userId: number, recipeId: number, input: ReviewBody): Api2Result<Sent<typeof Review>> {
     if (!this.visibleRecipe(recipeId, userId)) return fail(404, `Recipe ${recipeId} was not found.`);
     const own = this.ownReview(userId, recipeId);
     if (own) return this.changeReview(userId, own.id, input);
@@ -101,26 +108,26 @@ export class Api2Store extends DatasetStore {
    * By string-style ID, and [I] by the old integer ReviewID: api2-notes map the legacy
    * GET /review/{id} to this endpoint, and a review carries both ids.
    */
-  reviewByGuid(id: string): Api2Result<Api2Review> {
+  reviewByGuid(id: string): Api2Result<Sent<typeof Review>> {
     const reviewId = /^[0-9]{1,10}$/.test(id) ? Number(id) : reviewIdOfGuid(id);
     const review = reviewId === null ? null : this.reviewRecord(reviewId);
     return review ? ok(review) : fail(404, `Review ${id} was not found.`);
   }
 
-  updateReviewByGuid(userId: number, id: string, input: ReviewBody): Api2Result<Api2Review> {
+  updateReviewByGuid(userId: number, id: string, input: ReviewBody): Api2Result<Sent<typeof Review>> {
     const reviewId = reviewIdOfGuid(id);
     if (reviewId === null || !this.reviews.has(reviewId)) return fail(404, `Review ${id} was not found.`);
     return this.changeReview(userId, reviewId, input);
   }
 
   /** The deprecated integer forms: the review must belong to the recipe, else 404. */
-  reviewOfRecipe(recipeId: number, reviewId: number): Api2Result<Api2Review> {
+  reviewOfRecipe(recipeId: number, reviewId: number): Api2Result<Sent<typeof Review>> {
     const review = this.reviews.get(reviewId);
     if (!review || review.recipeId !== recipeId) return fail(404, `Review ${reviewId} of recipe ${recipeId} was not found.`);
     return ok(toApi2Review(review, this.users.get(review.userId) ?? null));
   }
 
-  updateReviewOfRecipe(userId: number, recipeId: number, reviewId: number, input: ReviewBody): Api2Result<Api2Review> {
+  updateReviewOfRecipe(userId: number, recipeId: number, reviewId: number, input: ReviewBody): Api2Result<Sent<typeof Review>> {
     const found = this.reviewOfRecipe(recipeId, reviewId);
     return found.ok ? this.changeReview(userId, reviewId, input) : found;
   }
@@ -135,7 +142,7 @@ export class Api2Store extends DatasetStore {
 
   // ------------------------------------------------------------ grocery list
 
-  groceryList(userId: number): Api2GroceryList {
+  groceryList(userId: number): Sent<typeof GroceryList> {
     const items = [...this.grocery.values()].filter((i) => i.userId === userId).sort((a, b) => a.id - b.id);
     const meta = this.data.groceryListMeta(userId);
     return {
@@ -146,7 +153,7 @@ export class Api2Store extends DatasetStore {
     };
   }
 
-  addGroceryItem(userId: number, input: GroceryBody): ShoppingListLine {
+  addGroceryItem(userId: number, input: GroceryBody): Sent<typeof ShoppingListLine> {
     const id = this.data.nextItemId++;
     const now = this.now();
     const item: NeutralGroceryItem = {
@@ -204,7 +211,7 @@ export class Api2Store extends DatasetStore {
     return { rating: input.rating, makeAgain: input.makeAgain, comment: input.comment, totalMinutes: input.totalMinutes, activeMinutes: input.activeMinutes };
   }
 
-  private changeReview(userId: number, reviewId: number, input: ReviewBody): Api2Result<Api2Review> {
+  private changeReview(userId: number, reviewId: number, input: ReviewBody): Api2Result<Sent<typeof Review>> {
     const review = this.reviews.get(reviewId);
     if (!review) return fail(404, `Review ${reviewId} was not found.`);
     if (review.userId !== userId) return fail(403, `Review ${reviewId} belongs to another user.`);
@@ -212,7 +219,7 @@ export class Api2Store extends DatasetStore {
     return ok(toApi2Review(review, this.users.get(review.userId) ?? null));
   }
 
-  private reviewRecord(reviewId: number): Api2Review | null {
+  private reviewRecord(reviewId: number): Sent<typeof Review> | null {
     const review = this.reviews.get(reviewId);
     return review ? toApi2Review(review, this.users.get(review.userId) ?? null) : null;
   }

@@ -73,13 +73,13 @@ export abstract class DatasetStore {
   }
 
   /** A private recipe exists for its poster only; to anybody else it is not found. */
-  protected visibleRecipe(recipeId: number, viewerId: number | null): NeutralRecipe | null {
+  visibleRecipe(recipeId: number, viewerId: number | null): NeutralRecipe | null {
     const recipe = this.recipes.get(recipeId);
     if (!recipe || (recipe.isPrivate && recipe.posterUserId !== viewerId)) return null;
     return recipe;
   }
 
-  protected posterOf(recipe: NeutralRecipe): SandboxUser | null {
+  posterOf(recipe: NeutralRecipe): SandboxUser | null {
     return recipe.posterUserId === null ? null : (this.users.get(recipe.posterUserId) ?? null);
   }
 
