@@ -67,15 +67,16 @@ export function legacySearchResultOf(
   };
 }
 
-/** The losses of every answer made of RecipeInfox items, under `prefix` (e.g. `Results[]`). */
+/** The losses of every answer made of RecipeInfox items, under `prefix` (e.g. `Results[]`; '' for the answer itself). */
 export function recipeInfoLosses(prefix: string): Loss[] {
+  const at = (field: string): string => (prefix === '' ? field : `${prefix}.${field}`);
   return [
-    { field: `${prefix}.QualityScore`, fill: 0, why: 'api2 RecipeInfox has no quality score' },
-    { field: `${prefix}.MaxImageSquare`, fill: 0, why: 'api2 RecipeInfox has no image size' },
-    { field: `${prefix}.HideFromPublicSearch`, fill: false, why: 'api2 RecipeInfox has no such flag (hidden recipes never appear in search)' },
-    { field: `${prefix}.Poster.IsPremium`, fill: false, why: 'api2 UserInfoTinyx has no premium flag' },
-    { field: `${prefix}.Poster.IsKitchenHelper`, fill: false, why: 'api2 UserInfoTinyx has no kitchen-helper flag' },
-    { field: `${prefix}.Poster.IsUsingBillingProvider`, fill: false, why: 'api2 UserInfoTinyx has no billing flag' },
+    { field: at('QualityScore'), fill: 0, why: 'api2 RecipeInfox has no quality score' },
+    { field: at('MaxImageSquare'), fill: 0, why: 'api2 RecipeInfox has no image size' },
+    { field: at('HideFromPublicSearch'), fill: false, why: 'api2 RecipeInfox has no such flag (hidden recipes never appear in search)' },
+    { field: at('Poster.IsPremium'), fill: false, why: 'api2 UserInfoTinyx has no premium flag' },
+    { field: at('Poster.IsKitchenHelper'), fill: false, why: 'api2 UserInfoTinyx has no kitchen-helper flag' },
+    { field: at('Poster.IsUsingBillingProvider'), fill: false, why: 'api2 UserInfoTinyx has no billing flag' },
   ];
 }
 
