@@ -199,7 +199,7 @@ async function main(): Promise<void> {
 /** What a plan names that matches no client, and the percentage steps the sandbox's clients cannot reach (a plan tried on the sandbox would wait there for ever). */
 async function sandboxReach(config: GatewayConfig): Promise<string[]> {
   if (!Object.values(config.routes).some((route) => route.rollout)) return [];
-  const [{ SANDBOX_API_KEYS, SANDBOX_LOGINS }, { unknownClients, unreachedSteps }] = await Promise.all([import('../dataset/dataset.js'), import('../migration/rollout/reach.js')]);
+  const [{ SANDBOX_API_KEYS, SANDBOX_LOGINS }, { unknownClients, unreachedSteps }] = await Promise.all([import('../sandbox/dataset/dataset.js'), import('../migration/rollout/reach.js')]);
   const users = [null, ...Object.values(SANDBOX_LOGINS).map((login) => login.user)];
   return [...unknownClients(config), ...unreachedSteps(config, Object.values(SANDBOX_API_KEYS).flatMap((apiKey) => users.map((user) => ({ apiKey, user }))), 'sandbox')];
 }
