@@ -1,7 +1,7 @@
 /**
  * The sandbox dataset: a deterministic, generated recipe collection in a NEUTRAL model (not the
- * legacy shape), so that the legacy sandbox and a later api2 sandbox read the same recipe the same
- * way. Everything derives from a seeded PRNG (mulberry32) and a fixed epoch: no Math.random, no
+ * legacy shape), so that the legacy and the api2 sandboxes read the same recipe the same way.
+ * Everything derives from a seeded PRNG (mulberry32) and a fixed epoch: no Math.random, no
  * clock, so two builds with the same seed are equal.
  *
  * The legacy view of a recipe (records.ts RecipeInfo) is built here too, by a pure function, so
