@@ -29,6 +29,9 @@ import { API2_ROUTES } from './api2-routes.js';
 import type { Api2Route } from './api2-routes.js';
 import type { Api2Store } from './api2-store.js';
 
+/** The messages are api2-replies.ts's; named here too, beside the app that answers them. */
+export { API2_MESSAGES } from './api2-replies.js';
+
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 interface Compiled {
