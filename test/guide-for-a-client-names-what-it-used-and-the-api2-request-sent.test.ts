@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayConfigInput } from '../src/config/schema.js';
-import { operationById } from '../src/catalogue/operations.js';
+import { SANDBOX_BEHAVIOUR } from '../src/sandbox/behaviour.js';
 import { clientHashLines } from '../src/report/client-hash.js';
 import { nodeHmacSha256 } from '../src/node/hmac.js';
 import { ingest } from '../src/report/sources/clickhouse-ingest.js';
@@ -45,9 +45,9 @@ let configFile: string;
 let lines: Array<Record<string, unknown>>;
 const api2Requests: SeenApi2Request[] = [];
 
-/** The client's requests: the catalogue's own examples of search and reviews.get (so the guide's example is what was sent), and two legacy ones. */
-const SEARCH = operationById('recipes.search').sandbox.example.target;
-const REVIEW = operationById('reviews.get').sandbox.example.target;
+/** The client's requests: the sandbox's own examples of search and reviews.get (so the guide's example is what was sent), and two legacy ones. */
+const SEARCH = SANDBOX_BEHAVIOUR['recipes.search'].example.target;
+const REVIEW = SANDBOX_BEHAVIOUR['reviews.get'].example.target;
 
 async function guide(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {

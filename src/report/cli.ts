@@ -43,9 +43,15 @@ const USAGE = `usage: npm run report -- [options] <log files | ->   (plain or .g
   --min-shadow N         shadow comparisons needed before the agreement is judged (default ${DEFAULT_THRESHOLDS.minShadowComparisons})
 `;
 
+/** The guide's example legacy requests: the sandbox's (this command's start-up wires them; the report's code never imports the sandbox). */
+async function sandboxExamples() {
+  const { SANDBOX_BEHAVIOUR } = await import('../sandbox/behaviour.js');
+  return Object.fromEntries(Object.entries(SANDBOX_BEHAVIOUR).map(([id, behaviour]) => [id, behaviour.example]));
+}
+
 async function main(): Promise<number> {
   // `guide` has options of its own (src/report/guide/cli.ts).
-  if (process.argv[2] === 'guide') return runGuide(process.argv.slice(3));
+  if (process.argv[2] === 'guide') return runGuide(process.argv.slice(3), await sandboxExamples());
   let parsed;
   try {
     parsed = parseArgs({

@@ -6,7 +6,7 @@
  * (a first shadow step) resets the step's counts, as the runner's `since` does.
  */
 import type { RolloutPlan } from '../../src/config/rollout.js';
-import { mulberry32 } from '../../src/dataset/dataset.js';
+import { mulberry32 } from '../../src/sandbox/dataset/dataset.js';
 import { evaluate } from '../../src/migration/rollout/controller.js';
 import type { OperationEvidence, WindowEvidence } from '../../src/migration/rollout/gates.js';
 import type { JudgedGate, RolloutState } from '../../src/migration/rollout/state.js';

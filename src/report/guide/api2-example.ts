@@ -1,6 +1,7 @@
 /**
- * The api2 request that replaces a legacy operation, derived, never written per operation: the
- * operation's catalogue example (its `sandbox.example`, a legacy request the sandbox answers) is
+ * The api2 request that replaces a legacy operation, derived, never written per operation: an
+ * example legacy request of the operation (handed in by the report's command: the sandbox's
+ * examples, src/sandbox/behaviour.ts, which the product does not import) is
  * checked and made canonical as the gateway makes it (src/request/canonicalise.ts), and its
  * mapping is run against a port that records the first api2 request it sends and answers nothing
  * more. With it: every api2 call the mapping declares (`api2Calls`), the header the api key goes
@@ -38,22 +39,30 @@ export interface Api2Replacement {
   readonly headers: readonly string[];
 }
 
+/** A legacy request an operation answers: path and query without api_key, and a JSON body. */
+export interface ExampleRequest {
+  readonly method: string;
+  readonly target: string;
+  readonly body?: Readonly<Record<string, string | number>>;
+}
+
+export type ExampleRequests = Readonly<Partial<Record<OperationId, ExampleRequest>>>;
+
 const PLACEHOLDER_KEY = 'YOUR_API_KEY';
 const PLACEHOLDER_USER = `Basic ${btoa('user:password')}`;
 
 /** The api2 request replacing `operation`; undefined for a legacy-only operation. */
-export async function api2Replacement(operation: OperationId): Promise<Api2Replacement | undefined> {
+export async function api2Replacement(operation: OperationId, example: ExampleRequest | undefined): Promise<Api2Replacement | undefined> {
   const mapping = mappingFor(operation);
   if (!mapping) return undefined;
   const entry = operationById(operation);
   const headers = [`${API2_KEY_HEADER}: <your api key>`, ...(entry.auth === 'user' ? ['authorization: Basic <user:password> (as on the legacy interface)'] : [])];
-  const example = await exampleRequest(operation).catch(() => undefined);
-  return { calls: mapping.api2Calls, example, headers };
+  const sent = example ? await exampleRequest(operation, example).catch(() => undefined) : undefined;
+  return { calls: mapping.api2Calls, example: sent, headers };
 }
 
-async function exampleRequest(operation: OperationId): Promise<Api2Example | undefined> {
+async function exampleRequest(operation: OperationId, example: ExampleRequest): Promise<Api2Example | undefined> {
   const mapping = mappingFor(operation)!;
-  const { example } = operationById(operation).sandbox;
   const [path, search = ''] = example.target.split('?') as [string, string?];
   const match = CATALOGUE_ROUTES.match(example.method, path);
   if (!match) return undefined;

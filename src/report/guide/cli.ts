@@ -13,6 +13,7 @@ import { firstUnreadable } from '../read-lines.js';
 import { DEFAULT_TABLE, isTableName } from '../sources/clickhouse-ddl.js';
 import { clickHouseTarget } from '../sources/clickhouse-http.js';
 import { guideOf } from './model.js';
+import type { ExampleRequests } from './api2-example.js';
 import { renderGuideHtml } from './render-html.js';
 import { renderGuideMarkdown } from './render-markdown.js';
 import { usageFromClickHouse, usageFromFiles } from './sources.js';
@@ -46,7 +47,7 @@ export function sinceOf(text: string | undefined, now = Date.now()): number | un
 /** A client's name as a file name: what is not a letter, digit, `.`, `_` or `-` becomes `_`. */
 const fileName = (client: string, format: string): string => `${client.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_')}.${format === 'html' ? 'html' : 'md'}`;
 
-export async function runGuide(argv: readonly string[]): Promise<number> {
+export async function runGuide(argv: readonly string[], examples: ExampleRequests): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -103,7 +104,7 @@ export async function runGuide(argv: readonly string[]): Promise<number> {
   if (values.all) await mkdir(values.out!, { recursive: true });
   const pages: string[] = [];
   for (const usage of usages) {
-    const page = render(await guideOf(usage, deprecation, sources));
+    const page = render(await guideOf(usage, deprecation, sources, examples));
     if (values.all) await writeFile(join(values.out!, fileName(usage.client, values.format)), page);
     else pages.push(page);
   }

@@ -11,6 +11,7 @@ import { noticeFor } from '../../config/deprecation.js';
 import type { DeprecationConfig, DeprecationNotice } from '../../config/deprecation.js';
 import type { Loss } from '../../../mappings/types.js';
 import { api2Replacement } from './api2-example.js';
+import type { ExampleRequests } from './api2-example.js';
 import type { Api2Replacement } from './api2-example.js';
 import type { ClientUsage } from './usage.js';
 
@@ -55,7 +56,7 @@ export interface Guide {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-export async function guideOf(usage: ClientUsage, deprecation: DeprecationConfig | undefined, sources: readonly string[]): Promise<Guide> {
+export async function guideOf(usage: ClientUsage, deprecation: DeprecationConfig | undefined, sources: readonly string[], examples: ExampleRequests): Promise<Guide> {
   const operations: GuideOperation[] = [];
   for (const [id, used] of usage.operations) {
     if (!isOperationId(id)) continue;
@@ -70,7 +71,7 @@ export async function guideOf(usage: ClientUsage, deprecation: DeprecationConfig
       firstUse: iso(used.first),
       lastUse: iso(used.last),
       bySide: [...used.bySide].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
-      api2: await api2Replacement(id),
+      api2: await api2Replacement(id, examples[id]),
       whyNot: move.canMove ? undefined : move.reason,
       losses: mapping?.losses ?? [],
       differences: mapping?.differences ?? [],
