@@ -6,12 +6,10 @@
  * it (fetch negotiates accept-encoding itself; workerd cannot tell a refused connection from a
  * lost one). See docs/architecture.md, "Ports".
  */
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/upstream/types.js';
 import type { UpstreamClient } from '../../src/upstream/types.js';
+import { EVERY_BYTE, contractUpstream } from './upstream-contract-server.js';
 
 /** One exchange, serialisable (it may travel to another runtime). `body`: one character per byte. */
 export interface UpstreamCall {
@@ -58,59 +56,16 @@ export function runInProcess(make: (base: string, maxResponseBytes: number) => U
   };
 }
 
-interface Seen {
-  readonly method: string;
-  readonly url: string;
-  readonly headers: IncomingMessage['headers'];
-  readonly body: Buffer;
-}
-
-const EVERY_BYTE = Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256));
-const binary = (bytes: Buffer) => bytes.toString('latin1');
-
-function answer(path: string, method: string, res: import('node:http').ServerResponse): void {
-  if (path.startsWith('/base/echo')) res.writeHead(201, { 'content-type': 'text/plain' }).end('seen');
-  else if (path.startsWith('/bytes')) {
-    res.setHeader('set-cookie', ['a=1; Path=/', 'b=2; Path=/']);
-    res.writeHead(203, { 'Content-Type': 'application/octet-stream', 'X-Answer': 'Kept As Sent' }).end(method === 'HEAD' ? undefined : EVERY_BYTE);
-  } else if (path.startsWith('/missing')) res.writeHead(404, { 'content-type': 'text/plain' }).end('not here');
-  else if (path.startsWith('/redirect')) res.writeHead(302, { location: '/elsewhere' }).end();
-  else if (path.startsWith('/no-content')) res.writeHead(204).end();
-  else if (path.startsWith('/big')) res.writeHead(200).end(Buffer.alloc(64 * 1024, 97));
-  else if (path.startsWith('/stall-body')) res.writeHead(200, { 'content-type': 'text/plain' }).write('partial');
-  else if (path.startsWith('/cut-body')) {
-    res.writeHead(200, { 'content-length': '1000' }).write('partial');
-    setTimeout(() => res.socket?.destroy(), 30);
-  } else if (path.startsWith('/cut-before-answer')) res.socket?.destroy();
-  // '/hang': never answers
-}
-
 export function describeUpstreamClientContract(name: string, can: UpstreamCapabilities, run: (call: UpstreamCall) => Promise<UpstreamOutcome>): void {
   describe(`${name} keeps the upstream client contract`, () => {
-    let server: Server;
+    const upstream = contractUpstream();
+    const seen = upstream.seen;
     let base = '';
     let refusedBase = '';
-    const seen: Seen[] = [];
     beforeAll(async () => {
-      server = createServer((req, res) => {
-        const chunks: Buffer[] = [];
-        req.on('data', (chunk: Buffer) => chunks.push(chunk));
-        req.on('end', () => {
-          seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-          answer(req.url ?? '', req.method ?? '', res);
-        });
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const closed = createServer();
-      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-      refusedBase = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-      await new Promise((resolve) => closed.close(resolve));
+      ({ base, refusedBase } = await upstream.start());
     });
-    afterAll(async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    });
+    afterAll(() => upstream.close());
 
     const ok = async (call: Omit<UpstreamCall, 'base'>, at = base) => {
       const outcome = await run({ base: at, ...call });
@@ -126,7 +81,7 @@ export function describeUpstreamClientContract(name: string, can: UpstreamCapabi
     it('sends the method, the target under the base path, the headers and the body given, byte for byte, and adds no credential', async () => {
       const given = { 'x-request-id': 'r-1', 'content-type': 'application/octet-stream', authorization: 'Basic YWxpY2U6YWxpY2UtcGFzcw==', 'accept-encoding': 'br' };
       for (const method of ['POST', 'PUT', 'DELETE', 'GET']) {
-        const body = method === 'GET' ? undefined : binary(EVERY_BYTE);
+        const body = method === 'GET' ? undefined : EVERY_BYTE.toString('latin1');
         expect((await ok({ target: '/echo?a=1&b=%20%2F&c=%C3%A9', method, headers: given, body }, `${base}/base/`)).status).toBe(201);
         const received = seen.at(-1)!;
         expect([received.method, received.url]).toEqual([method, '/base/echo?a=1&b=%20%2F&c=%C3%A9']);
