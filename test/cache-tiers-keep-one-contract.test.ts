@@ -9,6 +9,7 @@
  * `asPort` below, which only renames: the epoch read when a fill starts is the stamp its write
  * hands back. One process's L1 has no replicas: both "replicas" are the same tier.
  */
+import { beforeAll } from 'vitest';
 import { MemoryTier } from '../src/cache/memory-tier.js';
 import { NULL_TIER } from '../src/cache/null-tier.js';
 import type { CacheTier } from '../src/cache/tier.js';
@@ -20,7 +21,6 @@ import { freePort } from './support/started-process.js';
 import { startTestRedis } from './support/redis-server.js';
 import type { TestRedis } from './support/redis-server.js';
 import { waitFor } from './support/wait.js';
-import { beforeAll } from 'vitest';
 
 const alone = { tellsReplicas: 'never', answersAtOnce: true, currentStamp: false, invalidationWhenOut: 'never out', remembersFacts: false, locks: false } as const;
 
