@@ -31,7 +31,7 @@ describe('the live console during a rollout', () => {
     expect((await page.goto(`${gateway.origin}/admin`))?.status()).toBe(200);
     expect(await cell('step').getAttribute('data-value')).toBe('shadow');
     expect(await cell('step').textContent()).toContain('shadow → 5 % → 25 % → 100 %');
-    expect(await cell('state').getAttribute('data-value')).toBe('running');
+    expect(await cell('state').getAttribute('data-value')).toBe('rolling-out');
     expect(await page.textContent('#rollout-moves')).toContain('No move yet');
   });
 

@@ -129,11 +129,9 @@ describe('HTML report in a browser', () => {
       expect(await value('cacheHitRate')).toBe(op.cache.hitRate === null ? '' : String(op.cache.hitRate));
       expect(await value('fallbacks')).toBe(String(op.fallbacks.requests));
       expect(await value('shadowAgreement')).toBe(op.shadow.agreement === null ? '' : String(op.shadow.agreement));
-      const verdict = page.locator(`#readiness tr[data-operation="${op.operation}"] [data-field="verdict"]`);
-      expect(await verdict.getAttribute('data-value')).toBe(op.readiness.verdict);
-      for (const reason of op.readiness.reasons) {
-        await expect(page.locator(`#readiness tr[data-operation="${op.operation}"] li`, { hasText: reason }).count()).resolves.toBe(1);
-      }
+      const state = page.locator(`#readiness tr[data-operation="${op.operation}"] [data-field="state"]`);
+      expect(await state.getAttribute('data-value')).toBe(op.readiness.state);
+      expect(await page.locator(`#readiness tr[data-operation="${op.operation}"] [data-field="detail"]`).textContent()).toBe(op.readiness.detail);
     }
     for (const client of report.clients) {
       const row = page.locator(`#clients tr[data-client=${JSON.stringify(client.client)}]`);

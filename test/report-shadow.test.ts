@@ -32,8 +32,8 @@ function op(r: Report, id: string): OperationReport {
   return found;
 }
 
-function verdicts(r: Report): Record<string, { verdict: string; reasons: readonly string[] }> {
-  return Object.fromEntries(r.operations.map((o) => [o.operation, { verdict: o.readiness.verdict, reasons: o.readiness.reasons }]));
+function states(r: Report): Record<string, string> {
+  return Object.fromEntries(r.operations.map((o) => [o.operation, o.readiness.state]));
 }
 
 describe('report: shadow agreement per operation', () => {
@@ -103,30 +103,22 @@ describe('report: shadow agreement per operation', () => {
     ]);
   });
 
-  it('puts the agreement, too few comparisons and fallbacks into the verdicts (--json)', () => {
-    expect(verdicts(report)).toEqual({
-      'recipes.search': {
-        verdict: 'not-ready',
-        reasons: ['shadow agreement 97% below 99%: 3 of 100 comparisons differ, most on Results[].Title (3), Results[].Poster.UserName (1)'],
-      },
-      'grocery.list': { verdict: 'not-ready', reasons: ['no traffic in api2 mode yet', 'too few shadow comparisons (10)'] },
-      'trysoons.list': { verdict: 'ready', reasons: [] },
-      'reviews.list': { verdict: 'not-ready', reasons: ['4 fallbacks to legacy'] },
-      'favorites.list': { verdict: 'not-ready', reasons: ['only 80 requests in api2 mode (at least 100 needed to judge)'] },
+  it('puts the agreement, too few comparisons and fallbacks into the states (--json)', () => {
+    expect(states(report)).toEqual({
+      'recipes.search': 'held',
+      'grocery.list': 'collecting',
+      'trysoons.list': 'collecting',
+      'reviews.list': 'collecting',
+      'favorites.list': 'collecting',
     });
-    expect(report.thresholds).toMatchObject({ minAgreement: 0.99, minShadowComparisons: 50 });
+    expect(op(report, 'recipes.search').readiness.detail).toBe('held by shadowAgreement (default gates): shadowAgreement 0.970 < 0.990 (step, 100 samples)');
+    expect(op(report, 'grocery.list').readiness.missing).toEqual({ shadowAgreement: 90 });
   });
 
-  it('takes the threshold and the minimum count from --min-agreement and --min-shadow', async () => {
-    const relaxed = JSON.parse((await run(tsx, [...cli, '--json', '--min-agreement', '0.97', '--min-shadow', '10', file])).stdout) as Report;
-    expect(relaxed.thresholds).toMatchObject({ minAgreement: 0.97, minShadowComparisons: 10 });
-    expect(op(relaxed, 'recipes.search').readiness).toMatchObject({ verdict: 'ready', reasons: [] });
-    expect(op(relaxed, 'grocery.list').readiness).toMatchObject({ verdict: 'ready', reasons: [] });
-
-    const strict = JSON.parse((await run(tsx, [...cli, '--json', '--min-shadow', '61', file])).stdout) as Report;
-    expect(op(strict, 'trysoons.list').readiness).toMatchObject({ verdict: 'not-ready', reasons: ['no traffic in api2 mode yet', 'too few shadow comparisons (60)'] });
-
-    await expect(run(tsx, [...cli, '--min-agreement', '99', file])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--min-agreement: must be a number from 0 to 1') });
+  it('refuses the thresholds of the old readiness rule, saying what replaces them', async () => {
+    for (const flag of ['--min-agreement', '--min-shadow', '--min-api2', '--latency-factor', '--error-margin']) {
+      await expect(run(tsx, [...cli, flag, '0.5', file])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(`${flag} is gone: the report judges each operation by the rollout gates`) });
+    }
   });
 
   it('shows the agreement in the terminal table and a shadow section', async () => {
@@ -137,8 +129,8 @@ describe('report: shadow agreement per operation', () => {
     expect(stdout).toContain('shadow comparisons: 174');
     expect(stdout).toContain('SHADOW COMPARISONS');
     expect(stdout).toMatch(/recipes\.search\s+100\s+97\s+3\s+4\s+97\.0%\s+Results\[\]\.Title \(3\), Results\[\]\.Poster\.UserName \(1\)\s+Results\[\]\.StarRating \(5\), ResultCount \(2\)\n/);
-    expect(stdout).toMatch(/recipes\.search\s+NOT READY\s+.*97\.0% of 100 \(4 skipped\)\s+-\s+shadow agreement 97% below 99%: 3 of 100 comparisons differ, most on Results\[\]\.Title \(3\)/);
-    expect(stdout).toMatch(/reviews\.list\s+NOT READY\s+.*\s4\s+4 fallbacks to legacy\n/);
+    expect(stdout).toMatch(/recipes\.search\s+HELD BY A GATE\s+.*97\.0% of 100 \(4 skipped\)\s+-\s+held by shadowAgreement \(default gates\): shadowAgreement 0\.970 < 0\.990/);
+    expect(stdout).toMatch(/reviews\.list\s+COLLECTING EVIDENCE\s+.*\s4\s+in api2 mode, collecting: about 76 more api2 answers \(errorRate\)/);
   });
 });
 
@@ -148,35 +140,29 @@ describe('report: shadow rules on their own', () => {
     ...times(differ, (i) => shadowLine({ time: T0 + i, operation: 'recipes.search', outcome: 'differ', diffs: [{ path: '(status)', kind: 'changed' }], api2Status: 502 })),
     ...times(skipped, (i) => shadowLine({ time: T0 + i, operation: 'recipes.search', outcome: 'skipped', reason: 'concurrency-cap' })),
   ];
-  const readiness = async (lines: string[]) => {
-    const { verdict, reasons } = op(await reportFromInputs([await writeLog(lines)]), 'recipes.search').readiness;
-    return { verdict, reasons };
+  const judged = async (lines: string[]) => {
+    const { state, hold } = op(await reportFromInputs([await writeLog(lines)]), 'recipes.search').readiness;
+    return { state, gates: hold?.gates ?? [] };
   };
 
-  it('is ready at exactly the threshold, not ready just below it (the rate rounded down)', async () => {
-    expect(await readiness(shadowed(99, 1))).toEqual({ verdict: 'ready', reasons: [] });
-    expect(await readiness(shadowed(98, 1))).toEqual({
-      verdict: 'not-ready',
-      reasons: ['shadow agreement 98.98% below 99%: 1 of 99 comparisons differ, most on (status) (1)'],
-    });
+  it('is ready at exactly the gate, held just below it', async () => {
+    expect(await judged(shadowed(99, 1))).toEqual({ state: 'ready', gates: [] });
+    expect(await judged(shadowed(98, 2))).toEqual({ state: 'held', gates: ['shadowAgreement'] });
   });
 
-  it('judges skipped-only shadowing as too few comparisons, and never shadowed operations not at all', async () => {
-    expect(await readiness(shadowed(0, 0, 30))).toEqual({ verdict: 'not-ready', reasons: ['no traffic in api2 mode yet', 'too few shadow comparisons (0)'] });
-    const api2Only = times(100, (i) => logLine({ time: T0 + i, operation: 'recipes.search', mode: 'api2', routeMode: 'api2', latencyMs: 5 }));
-    expect(await readiness(api2Only)).toEqual({ verdict: 'ready', reasons: [] });
+  it('judges skipped-only shadowing as no evidence, and api2 traffic without comparisons by the error gate alone', async () => {
+    expect(await judged(shadowed(0, 0, 30))).toEqual({ state: 'no-evidence', gates: [] });
+    const api2Only = times(200, (i) => logLine({ time: T0 + i, operation: 'recipes.search', mode: 'api2', routeMode: 'api2', latencyMs: 5 }));
+    expect(await judged(api2Only)).toEqual({ state: 'done', gates: [] });
   });
 
-  it('judges api2 traffic and shadow agreement side by side (a route moved from shadow to canary)', async () => {
+  it('judges api2 traffic and shadow agreement side by side (comparisons made in a canary step)', async () => {
     const lines = [
-      ...shadowed(45, 5),
+      ...shadowed(90, 10),
       ...times(100, (i) => logLine({ time: T0 + i, operation: 'recipes.search', mode: 'api2', routeMode: 'canary', latencyMs: 5 })),
       ...times(100, (i) => logLine({ time: T0 + i, operation: 'recipes.search', mode: 'legacy', routeMode: 'canary', latencyMs: 5 })),
     ];
-    expect(await readiness(lines)).toEqual({
-      verdict: 'not-ready',
-      reasons: ['shadow agreement 90% below 99%: 5 of 50 comparisons differ, most on (status) (5)'],
-    });
+    expect(await judged(lines)).toEqual({ state: 'held', gates: ['shadowAgreement'] });
   });
 });
 

@@ -1,24 +1,29 @@
 /**
- * What the live console shows, from the live counters' window and the config in force: per
- * operation the routing (mode, canary %, shadow sample rate, fallback), the window's evidence and
- * the readiness model's verdict on it (the same `judge` as the report); per client its top
- * blockers; whose counters they are (the fleet's, or this replica's).
+ * What the live console shows: per operation the routing in force (mode, canary %, shadow sample
+ * rate, fallback; a rollout's step where one runs), the evidence of the config version in force
+ * and the one judgement's state on it (src/migration/judgement/: the same states the report,
+ * /admin/* and the metrics show); per client its top blockers; whose counters they are.
  */
-import { OPERATION_IDS } from '../catalogue/operations.js';
 import type { GatewayConfig, RouteMode } from '../config/schema.js';
 import type { BlockerKind } from './blockers.js';
+import { headline } from './judgement/headline.js';
+import type { JudgedNow } from './judgement/source.js';
+import type { Judgement } from './judgement/types.js';
 import type { LiveWindow } from './live-counters.js';
-import { headline, judgeAll } from './readiness.js';
-import type { Evidence, Thresholds, Verdict } from './readiness.js';
+import type { Evidence } from './readiness.js';
+import type { RolloutSnapshot } from './rollout/runner.js';
 
 export interface ConsoleRoute {
+  /** The mode in force (a rollout's step, else the configured mode). */
   readonly mode: RouteMode;
   readonly canaryPercent: number | null;
   readonly shadowSampleRate: number | null;
   readonly fallback: boolean;
 }
 
-export interface ConsoleOperation extends Verdict {
+export interface ConsoleOperation {
+  readonly operation: string;
+  readonly judgement: Judgement;
   readonly evidence: Evidence;
   readonly route: ConsoleRoute;
 }
@@ -35,9 +40,11 @@ export interface ConsoleModel {
   /** Whether clients can be told apart (client hashes are written only with the usage log on). */
   readonly clientsKnown: boolean;
   readonly configHash: string;
+  /** Epoch ms the config version in force came into force: the evidence starts here (or 15 minutes ago). */
+  readonly configSince: number;
 }
 
-/** The readiness model's evidence from a live window (the same shape the report builds from the log). */
+/** The evidence of each operation from a live window (the same shape the report builds from the log). */
 export function evidenceOfWindow(window: LiveWindow): Map<string, Evidence> {
   return new Map(
     [...window.operations].map(([operation, counts]) => [
@@ -47,31 +54,35 @@ export function evidenceOfWindow(window: LiveWindow): Map<string, Evidence> {
   );
 }
 
-function routeOf(config: GatewayConfig, operation: string): ConsoleRoute {
+/** The routing in force: a rollout's exposure where one runs, else the configured route. */
+function routeOf(config: GatewayConfig, operation: string, rollout: RolloutSnapshot | undefined): ConsoleRoute {
   const route = (config.routes as Partial<Record<string, GatewayConfig['routes'][keyof GatewayConfig['routes']]>>)[operation];
-  const mode = route?.mode ?? 'legacy';
+  const exposure = route?.rollout ? rollout?.operations.find((v) => v.operation === operation)?.exposure : undefined;
+  const mode = exposure?.mode ?? route?.mode ?? 'legacy';
+  const canary = exposure ? exposure.canaryPercent : (route?.canaryPercent ?? 0);
   return {
     mode,
-    canaryPercent: mode === 'canary' ? (route?.canaryPercent ?? 0) : null,
-    shadowSampleRate: mode === 'shadow' ? (route?.shadow?.sampleRate ?? 1) : null,
-    fallback: route?.fallback ?? false,
+    canaryPercent: mode === 'canary' ? canary : null,
+    shadowSampleRate: mode === 'shadow' || (exposure !== undefined && mode === 'canary') ? (route?.shadow?.sampleRate ?? 1) : null,
+    fallback: exposure !== undefined || (route?.fallback ?? false),
   };
 }
 
-export function consoleModel(window: LiveWindow, config: GatewayConfig, thresholds: Thresholds, configHash: string): ConsoleModel {
+export function consoleModel(judged: JudgedNow, config: GatewayConfig, rollout?: RolloutSnapshot): ConsoleModel {
+  const { window } = judged;
   const evidence = evidenceOfWindow(window);
-  const verdicts = judgeAll(evidence, thresholds, window.api2BreakerOpens).filter((v) => (OPERATION_IDS as readonly string[]).includes(v.operation));
   const labels = config.observability.clientLabels;
   return {
     scope: window.scope,
     fromMs: window.fromMs,
     toMs: window.toMs,
-    headline: headline(verdicts),
+    headline: headline(judged.judgements),
     api2BreakerState: window.api2BreakerState,
     api2BreakerOpens: window.api2BreakerOpens,
-    operations: verdicts.map((verdict) => ({ ...verdict, evidence: evidence.get(verdict.operation)!, route: routeOf(config, verdict.operation) })),
+    operations: judged.judgements.map((judgement) => ({ operation: judgement.operation, judgement, evidence: evidence.get(judgement.operation)!, route: routeOf(config, judgement.operation, rollout) })),
     clients: window.clients.map((c) => ({ client: c.client, label: labels[c.client], blockers: c.blockers })),
     clientsKnown: config.observability.log.enabled,
-    configHash,
+    configHash: judged.configHash,
+    configSince: judged.configSince,
   };
 }

@@ -3,15 +3,14 @@
  * meta refresh, readable without JavaScript. Rows carry their raw numbers in `data-field` /
  * `data-value`, as the report's HTML does (the same readiness cells: src/migration/readiness-table.ts).
  */
-import type { GatewayConfig } from '../config/schema.js';
+import type { Judgement } from './judgement/types.js';
 import type { AdminView } from '../observability/admin-routes.js';
 import { BLOCKER_TEXT } from './blockers.js';
 import { consoleModel } from './console-model.js';
 import { renderRolloutSection } from './console-rollout.js';
 import type { RolloutSnapshot } from './rollout/runner.js';
 import type { ConsoleModel, ConsoleOperation } from './console-model.js';
-import type { LiveCounters } from './live-counters.js';
-import { DEFAULT_THRESHOLDS } from './readiness.js';
+import type { ActiveConfig, JudgementSource } from './judgement/source.js';
 import { clientName, formatCount } from '../render/format.js';
 import { html, raw } from '../render/html.js';
 import { READINESS_HTML_HEADERS, readinessHtmlCells } from './readiness-table.js';
@@ -22,7 +21,7 @@ h1 { font-size: 22px; margin-bottom: 4px; } h3 { font-size: 15px; } h2 { font-si
 table { border-collapse: collapse; font-size: 13px; margin: 8px 0; }
 th, td { padding: 3px 7px; border-bottom: 1px solid #eee; text-align: left; vertical-align: top; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
-.ready { color: #2e7d32; font-weight: bold; } .not-ready { color: #c62828; font-weight: bold; } .cannot-move { color: #666; font-weight: bold; }
+.done, .ready { color: #2e7d32; font-weight: bold; } .held, .rolled-back, .paused { color: #c62828; font-weight: bold; } .cannot-move, .no-evidence { color: #666; font-weight: bold; } .rolling-out, .collecting { color: #1565c0; font-weight: bold; }
 .open { color: #c62828; font-weight: bold; } .muted { color: #666; } ul { margin: 0; padding-left: 18px; }
 #scope { padding: 6px 10px; background: #f3f6fa; display: inline-block; }
 `;
@@ -42,8 +41,9 @@ function scopeText(model: ConsoleModel): string {
     : 'Counters of this replica only (no shared Redis configured, or Redis out): other replicas are not shown.';
 }
 
-export function renderConsole(model: ConsoleModel, refreshSeconds: number, rollout?: RolloutSnapshot, nowMs = model.toMs): string {
+export function renderConsole(model: ConsoleModel, refreshSeconds: number, rollout?: RolloutSnapshot, nowMs = model.toMs, judgements: readonly Judgement[] = model.operations.map((op) => op.judgement)): string {
   const minutes = Math.round((model.toMs - model.fromMs) / 60_000);
+  const since = model.configSince > model.fromMs ? `since config ${model.configHash} came into force at ${new Date(model.configSince).toISOString()}` : `last ${minutes} minutes, config ${model.configHash}`;
   const rows = model.operations.map((op) => html`<tr data-operation="${op.operation}"><td>${op.operation}</td>${routeCells(op)}${readinessHtmlCells(op)}</tr>`);
   const clients = model.clients.slice(0, CLIENTS_SHOWN).map(
     (c) =>
@@ -59,13 +59,13 @@ export function renderConsole(model: ConsoleModel, refreshSeconds: number, rollo
   const breaker = model.api2BreakerState;
   const body = html`<h1>Migration console</h1>
 <p id="scope" data-scope="${model.scope}">${scopeText(model)}</p>
-<p id="window" data-from="${model.fromMs}" data-to="${model.toMs}">Last ${minutes} minutes: ${new Date(model.fromMs).toISOString()} to ${new Date(model.toMs).toISOString()}. Refreshes every ${refreshSeconds} s. Config ${model.configHash}.</p>
+<p id="window" data-from="${model.fromMs}" data-to="${model.toMs}" data-config="${model.configHash}">Evidence of the config version in force (${since}): ${new Date(model.fromMs).toISOString()} to ${new Date(model.toMs).toISOString()}. Refreshes every ${refreshSeconds} s.</p>
 <p id="headline"><strong>${model.headline}</strong></p>
 <p id="breaker">api2 circuit breaker (this replica): <span class="${breaker === 'closed' ? '' : 'open'}" data-field="api2BreakerState" data-value="${breaker}">${breaker}</span>; opened <span data-field="api2BreakerOpens" data-value="${model.api2BreakerOpens}">${formatCount(model.api2BreakerOpens)}</span> times in the window.</p>
 <h2>Operations</h2>
-<p class="muted">Verdicts by the readiness model the migration report uses, on this window's counters. Latencies are fixed-bucket bounds (≤).</p>
-<table id="operations"><thead><tr><th>operation</th><th>route mode</th><th>canary</th><th>shadow sample</th>${READINESS_HTML_HEADERS}</tr></thead><tbody>${rows}</tbody></table>
-${renderRolloutSection(rollout, nowMs)}
+<p class="muted">One state per operation, judged by the rollout gates (a plan's, else its default plan's) on the evidence of the config version and step in force: the same states /admin/rollout, /admin/traffic, /metrics and the migration report show. Latencies are fixed-bucket bounds (≤).</p>
+<table id="operations"><thead><tr><th>operation</th><th>mode in force</th><th>canary</th><th>shadow sample</th>${READINESS_HTML_HEADERS}</tr></thead><tbody>${rows}</tbody></table>
+${renderRolloutSection(rollout, nowMs, judgements)}
 <h2>Clients held back</h2>
 ${clientSection}`;
   // STYLE is a constant of this file, never data: written as it is.
@@ -77,16 +77,17 @@ ${clientSection}`;
 /** DECISION: the console shows the live counters' whole span (15 minutes) and refreshes every 5 s. */
 const REFRESH_SECONDS = 5;
 
-/** The console as an admin view at `/admin`, on the config in force. */
-export function consoleView(live: LiveCounters, active: () => { readonly config: GatewayConfig; readonly configHash: string } | undefined, rollout: () => RolloutSnapshot | undefined = () => undefined): AdminView {
+/** The console as an admin view at `/admin`, on the config in force and the one judgement of each operation. */
+export function consoleView(judge: JudgementSource, active: () => ActiveConfig | undefined, rollout: () => RolloutSnapshot | undefined = () => undefined): AdminView {
   return {
     path: '/admin',
     type: 'html',
     async render() {
+      const snapshot = rollout();
+      const judged = await judge();
       const now = active();
-      const window = await live.window(Date.now() - live.spanMs);
-      if (!now) return '<!doctype html><title>Migration console</title><p>starting</p>';
-      return renderConsole(consoleModel(window, now.config, DEFAULT_THRESHOLDS, now.configHash), REFRESH_SECONDS, rollout(), Date.now());
+      if (!judged || !now) return '<!doctype html><title>Migration console</title><p>starting</p>';
+      return renderConsole(consoleModel(judged, now.config, snapshot), REFRESH_SECONDS, snapshot, Date.now(), judged.judgements);
     },
   };
 }

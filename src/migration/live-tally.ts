@@ -103,8 +103,34 @@ export function tallyRequest(tally: Tally, record: RequestRecord): void {
 
 export function tallyShadow(tally: Tally, record: ShadowRecord): void {
   if (!isOperation(record.operation)) return;
-  const outcome = record.outcome === 'equal' ? 'agreed' : record.outcome === 'differ' ? 'differed' : 'skipped';
-  add(tally, `${record.operation}:shadow:${outcome}`);
+  tallyShadowOutcome(tally, record.operation, record.outcome);
+}
+
+/** `count` comparisons of one outcome (equal, differ, skipped). */
+export function tallyShadowOutcome(tally: Tally, operation: OperationId, outcome: string, count = 1): void {
+  add(tally, `${operation}:shadow:${outcome === 'equal' ? 'agreed' : outcome === 'differ' ? 'differed' : 'skipped'}`, count);
+}
+
+/** One answer of one side, as a usage-log line gives it (the report's lines). */
+export function tallyOneAnswer(tally: Tally, operation: OperationId, side: string, status: number, latencyMs: number | undefined, fallback: boolean): void {
+  const fields = ANSWER_FIELDS.get(operation)?.get(side);
+  if (fields === undefined) return;
+  add(tally, fields.n);
+  if (status >= 400 && status < 500) add(tally, fields.status4xx);
+  if (status >= 500) add(tally, fields.status5xx);
+  if (latencyMs !== undefined) add(tally, fields.latency[latencyIndex(latencyMs)]!);
+  if (fallback) add(tally, fields.fallback);
+}
+
+/** Answers of one side already counted elsewhere (the report's lines or ClickHouse rows): `latency` maps a fixed bucket to its answers. */
+export function tallyAnswer(tally: Tally, operation: OperationId, side: string, counts: { readonly n: number; readonly status4xx: number; readonly status5xx: number; readonly fallbacks: number; readonly latency: ReadonlyMap<number, number> }): void {
+  const fields = ANSWER_FIELDS.get(operation)?.get(side);
+  if (fields === undefined) return;
+  add(tally, fields.n, counts.n);
+  if (counts.status4xx) add(tally, fields.status4xx, counts.status4xx);
+  if (counts.status5xx) add(tally, fields.status5xx, counts.status5xx);
+  if (counts.fallbacks) add(tally, fields.fallback, counts.fallbacks);
+  for (const [index, n] of counts.latency) add(tally, fields.latency[index]!, n);
 }
 
 export function tallyBreakerOpen(tally: Tally, upstream: string): void {

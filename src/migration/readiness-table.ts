@@ -1,21 +1,22 @@
 /**
- * The readiness model's table (src/migration/readiness.ts), as text and as HTML: the verdict of
- * every operation with the evidence per side beside it. The report and the live console render
- * the same rows, so the same verdict reads the same in both.
+ * The operations table of the one judgement (src/migration/judgement/), as text and as HTML: each
+ * operation's state, what it means, the next action, and the evidence per side beside it. The
+ * report and the live console render the same rows, so a state reads the same in both.
  */
-import type { Evidence, Verdict } from './readiness.js';
+import type { Judgement } from './judgement/types.js';
+import { STATE_TEXT } from './judgement/headline.js';
+import type { Evidence } from './readiness.js';
 import type { SideCounts } from './live-tally.js';
 import type { BlockerGroup } from './blockers.js';
 import { formatAgreementRate, formatCount } from '../render/format.js';
 import { html } from '../render/html.js';
 import type { Html } from '../render/html.js';
 
-export interface ReadinessRow extends Verdict {
+export interface JudgedRow {
+  readonly judgement: Judgement;
   readonly evidence: Evidence;
   readonly heldBackBy?: readonly BlockerGroup[];
 }
-
-export const VERDICT_TEXT: Readonly<Record<Verdict['verdict'], string>> = { ready: 'READY', 'not-ready': 'NOT READY', 'cannot-move': 'CANNOT MOVE' };
 
 /** `12 (4xx 1, 5xx 0)`, or `-` without requests. */
 export function sideText(side: SideCounts): string {
@@ -38,20 +39,21 @@ export function heldBackText(groups: readonly BlockerGroup[] | undefined): strin
   return (groups ?? []).map((g) => `${g.detail}: ${plural(g.clients, 'client')} (${formatCount(g.requests)})`).join('; ');
 }
 
-export const READINESS_HEADERS = ['operation', 'verdict', 'legacy requests', 'legacy p50/p95', 'api2 requests', 'api2 p50/p95', 'shadow agreement', 'fallbacks', 'reasons'] as const;
+export const READINESS_HEADERS = ['operation', 'state', 'legacy requests', 'legacy p50/p95', 'api2 requests', 'api2 p50/p95', 'shadow agreement', 'fallbacks', 'why', 'next'] as const;
 
-export function readinessCells(row: ReadinessRow): string[] {
-  const { evidence } = row;
+export function readinessCells(row: JudgedRow): string[] {
+  const { evidence, judgement } = row;
   return [
-    row.operation,
-    VERDICT_TEXT[row.verdict],
+    judgement.operation,
+    STATE_TEXT[judgement.state].toUpperCase(),
     sideText(evidence.legacy),
     latencyText(evidence.legacy),
     sideText(evidence.api2),
     latencyText(evidence.api2),
     shadowText(evidence.shadow),
     evidence.fallbacks ? formatCount(evidence.fallbacks) : '-',
-    row.reasons.join('; '),
+    judgement.detail,
+    judgement.next,
   ];
 }
 
@@ -68,19 +70,19 @@ function sideCells(name: string, side: SideCounts): Html[] {
   ];
 }
 
-/** The HTML cells of one operation's evidence and verdict (a row's tail: the caller writes the first cells). */
-export function readinessHtmlCells(row: ReadinessRow): Html {
-  const { evidence } = row;
+/** The HTML cells of one operation's evidence and state (a row's tail: the caller writes the first cells). */
+export function readinessHtmlCells(row: JudgedRow): Html {
+  const { evidence, judgement } = row;
   const agreement = evidence.shadow.compared === 0 ? null : evidence.shadow.agreed / evidence.shadow.compared;
   return html`${[
     ...sideCells('legacy', evidence.legacy),
     ...sideCells('api2', evidence.api2),
     html`<td class="n" data-field="shadowAgreement" data-value="${agreement === null ? '' : agreement}" data-compared="${evidence.shadow.compared}">${shadowText(evidence.shadow)}</td>`,
     numberCell('fallbacks', evidence.fallbacks, evidence.fallbacks ? formatCount(evidence.fallbacks) : '-'),
-  ]}<td class="${row.verdict}" data-field="verdict" data-value="${row.verdict}" data-can-move="${String(row.canMove)}">${VERDICT_TEXT[row.verdict].toLowerCase()}</td><td><ul>${row.reasons.map((r) => html`<li>${r}</li>`)}</ul></td>`;
+  ]}<td class="${judgement.state}" data-field="state" data-value="${judgement.state}" data-can-move="${String(judgement.canMove)}">${STATE_TEXT[judgement.state]}</td><td data-field="detail">${judgement.detail}</td><td data-field="next">${judgement.next}</td>`;
 }
 
-export const READINESS_HTML_HEADERS = html`<th>legacy requests</th><th>legacy 4xx</th><th>legacy 5xx</th><th>legacy p95 ms</th><th>api2 requests</th><th>api2 4xx</th><th>api2 5xx</th><th>api2 p95 ms</th><th>shadow agreement</th><th>fallbacks</th><th>verdict</th><th>reasons</th>`;
+export const READINESS_HTML_HEADERS = html`<th>legacy requests</th><th>legacy 4xx</th><th>legacy 5xx</th><th>legacy p95 ms</th><th>api2 requests</th><th>api2 4xx</th><th>api2 5xx</th><th>api2 p95 ms</th><th>shadow agreement</th><th>fallbacks</th><th>state</th><th>why</th><th>next</th>`;
 
 function plural(count: number, noun: string): string {
   return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;

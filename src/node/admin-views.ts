@@ -4,6 +4,9 @@
  * the admin bearer token) are shown as `[redacted]`.
  */
 import type { Generation } from './generations.js';
+import { trafficRoutes } from '../migration/judgement/admin-views.js';
+import type { JudgedNow } from '../migration/judgement/source.js';
+import type { RouteLookup } from '../migration/rollout/route-in-force.js';
 
 const REDACTED = '[redacted]';
 
@@ -23,12 +26,13 @@ function redactUrlPassword(url: string): string {
   return url.replace(/^([a-z]+:\/\/[^:@/]*):[^@/]*@/i, `$1:${REDACTED}@`);
 }
 
-export function trafficView(generation: Generation): unknown {
+/** Live traffic control: per operation the mode in force (a rollout's step, else the configured mode) and its one state (src/migration/judgement/). */
+export function trafficView(generation: Generation, route: RouteLookup, judged: JudgedNow | undefined): unknown {
   const traffic = generation.traffic;
   return {
     version: generation.version,
     configHash: generation.configHash,
-    routes: Object.fromEntries(Object.entries(generation.config.routes).map(([id, route]) => [id, { mode: route.mode, canaryPercent: route.canaryPercent, fallback: route.fallback }])),
+    routes: trafficRoutes(generation.config, route, judged),
     breakers: Object.fromEntries(Object.entries(traffic?.breakers ?? {}).map(([name, breaker]) => [name, breaker.state()])),
     shadow: traffic?.shadow ? { inFlight: traffic.shadow.inFlight, operations: traffic.shadow.snapshot() } : null,
   };

@@ -13,6 +13,9 @@ import type { GatewayConfig } from '../config/schema.js';
 import type { RecordSink } from '../gateway/request-record.js';
 import type { ShadowRecord } from '../traffic/shadow.js';
 import { consoleView } from '../migration/console-page.js';
+import { judgementSource } from '../migration/judgement/source.js';
+import { rolloutAdminView } from '../migration/judgement/admin-views.js';
+import { routesInForce } from '../migration/rollout/route-in-force.js';
 import { migrationMetrics } from '../observability/node/migration-metrics.js';
 import { createLiveCounters } from '../migration/live-counters.js';
 import type { LiveCounters } from '../migration/live-counters.js';
@@ -108,14 +111,17 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const live = createLiveCounters({ bucketMs: liveBucketMs, keepBuckets: Math.ceil(900_000 / liveBucketMs), store: fleet.counterStore(liveBucketMs) });
   let rollout: RolloutRunner | undefined;
   const rolloutRoutes = rolloutAdmin(() => rollout);
+  // The one judgement of each operation, which every admin view and the metrics show.
+  const judge = judgementSource(live, () => generations?.active, () => rollout?.snapshot());
+  const routeInForce = () => (generations ? routesInForce(generations.active.config, { route: (id) => rollout?.route(id) }) : undefined);
   const observability = createNodeObservability(
     config,
     options.onRecord,
     [
       { path: '/admin/config', render: () => (generations ? configView(generations.active) : {}) },
-      { path: '/admin/traffic', render: () => (generations ? trafficView(generations.active) : {}) },
-      rolloutRoutes.view,
-      consoleView(live, () => generations?.active, () => rollout?.snapshot()),
+      { path: '/admin/traffic', render: async () => (generations ? trafficView(generations.active, routeInForce()!, await judge()) : {}) },
+      { path: rolloutRoutes.view.path, render: async () => rolloutAdminView(rollout?.snapshot(), await judge()) },
+      consoleView(judge, () => generations?.active, () => rollout?.snapshot()),
     ],
     // The pools of the config in force (a retired generation's pools drain and close on their own).
     () => (generations?.active.upstreams ?? []).flatMap((upstream) => (upstream.stats ? [{ name: upstream.name, stats: upstream.stats() }] : [])),
@@ -125,7 +131,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     [rolloutRoutes.action],
   );
   const migration = observability.metricsRegistry
-    ? migrationMetrics(observability.metricsRegistry, { active: () => generations?.active, breakers: () => generations?.active.traffic?.breakers ?? {} })
+    ? migrationMetrics(observability.metricsRegistry, { active: () => generations?.active, breakers: () => generations?.active.traffic?.breakers ?? {}, route: routeInForce, judge })
     : undefined;
   const countRolloutEvent = observability.metricsRegistry ? rolloutMetrics(observability.metricsRegistry, () => rollout) : undefined;
   const startRollouts = async (plans: GatewayConfig): Promise<void> => {

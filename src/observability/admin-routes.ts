@@ -16,7 +16,7 @@ export interface MetricsEndpoint {
 /** Another admin view: a JSON document at a path (for example live traffic state), or an HTML page (the live console). */
 export interface AdminView {
   readonly path: string;
-  /** `html`: `render` gives the page (a string or a promise of one); JSON otherwise. */
+  /** `html`: `render` gives the page (a string or a promise of one); JSON otherwise (a value or a promise of one). */
   readonly type?: 'json' | 'html';
   render(): unknown;
 }
@@ -75,7 +75,7 @@ function routeAdminViews(app: Hono<any>, admin: AdminRoutes): void {
   });
   for (const view of admin.views ?? []) {
     if (view.type === 'html') app.get(view.path, async (c) => c.html(String(await view.render()), 200, { 'cache-control': 'no-store' }));
-    else app.get(view.path, (c) => c.json(view.render() as object, 200, { 'cache-control': 'no-store' }));
+    else app.get(view.path, async (c) => c.json((await view.render()) as object, 200, { 'cache-control': 'no-store' }));
   }
   for (const action of admin.actions ?? []) {
     app.post(action.path, async (c) => {

@@ -10,6 +10,7 @@
  */
 import { LatencySketch } from './latency-sketch.js';
 import { parseLine } from './parse-record.js';
+import { ScopedEvidence } from './scoped-evidence.js';
 import type { RolloutLine } from './rollout-lines.js';
 import type { BrokenLine, ClientUse, LogRecord, ShadowLine } from './types.js';
 
@@ -165,6 +166,8 @@ export class Aggregator {
   readonly operations = new Map<string, OperationAgg>();
   readonly clients = new Map<string, ClientAgg>();
   readonly uncatalogued = new Map<string, TemplateAgg>();
+  /** The evidence per config version and mode in force, which the judgement reads (scoped-evidence.ts). */
+  readonly scoped = new ScopedEvidence();
   private readonly modeIds = new Interner();
   private readonly versionIds = new Interner();
   private readonly methodIds = new Interner();
@@ -204,6 +207,7 @@ export class Aggregator {
     const mode = this.cell(op.modes, record.mode);
     countMinute(mode, minute);
     const status = record.status;
+    this.scoped.addRecord(record.config ?? '', record.operation, record.routeMode ?? '', record.mode, time, status, record.latencyMs, record.fallback);
     if (status >= 500) mode.errors++;
     else if (status >= 400) {
       op.clientErrors++;
@@ -260,6 +264,7 @@ export class Aggregator {
       case 'differ': shadow.differing++; break;
       case 'skipped': bump(shadow.skipReasons, line.reason ?? '(no reason given)'); shadow.skipped++; break;
     }
+    this.scoped.addShadow(line.config ?? '', line.operation, line.routeMode ?? '', line.outcome, line.time);
     countPaths(shadow.fields, line.diffs);
     countPaths(shadow.noise, line.noise);
   }

@@ -8,13 +8,14 @@ import type { Aggregator, ClientAgg, ModeAgg, OperationAgg, ShadowAgg } from './
 import { blockerKinds, BLOCKER_TEXT } from '../migration/blockers.js';
 import { toldClients } from './told.js';
 import type { BlockerGroup, BlockerKind } from '../migration/blockers.js';
-import { bucketQuantile } from '../migration/latency-buckets.js';
-import type { SideCounts } from '../migration/live-tally.js';
-import { EMPTY_SIDE, headline, judge, judgeAll } from '../migration/readiness.js';
 import type { Evidence } from '../migration/readiness.js';
+import { judgeOperation } from '../migration/judgement/judge.js';
+import { headline, stateCounts } from '../migration/judgement/headline.js';
+import type { Judgement } from '../migration/judgement/types.js';
+import { judgeReport } from './judge-report.js';
 import { LatencySketch } from './latency-sketch.js';
 import { rolloutReports } from './rollout-lines.js';
-import type { Blocker, ClientReport, ClientUse, ModeReport, OperationReport, PathCount, Report, ShadowReport, Thresholds, TimelineBucket } from './types.js';
+import type { Blocker, ClientReport, ClientUse, ModeReport, OperationReport, PathCount, Report, ReportOptions, ShadowReport, TimelineBucket } from './types.js';
 
 /** Entries of the top lists of a shadow report. */
 const TOP = 10;
@@ -23,22 +24,24 @@ const TOP = 10;
 export const STEPS = [1, 5, 15, 60, 360, 1440, 10_080];
 export const MAX_BUCKETS = 120;
 
-export function buildReport(agg: Aggregator, inputs: readonly string[], thresholds: Thresholds, now = new Date()): Report {
+export function buildReport(agg: Aggregator, inputs: readonly string[], options: ReportOptions = {}, now = new Date()): Report {
   const cells = [...agg.unrouted.entries(), ...[...agg.operations.values()].flatMap((op) => [...op.modes.entries()])];
   const modeTotals = new Map<string, number>();
   for (const [mode, cell] of cells) {
     flushMinute(cell);
     modeTotals.set(mode, (modeTotals.get(mode) ?? 0) + cell.requests);
   }
-  const evidence = new Map([...agg.operations].map(([id, op]) => [id, evidenceOf(id, op, agg.breakerOpens)]));
+  const rollouts = rolloutReports(agg.rollouts);
+  const config = options.configVersion ?? agg.scoped.latestConfig;
+  const judged = judgeReport(agg.scoped, rollouts, config, agg.breakerOpens, agg.operations.has('uncatalogued'));
+  const judgements = new Map(judged.map((j) => [j.judgement.operation, j.judgement]));
   const operations = [...agg.operations.entries()]
-    .map(([id, op]) => operationReport(id, op, evidence.get(id)!, thresholds))
+    .map(([id, op]) => operationReport(id, op, judgements.get(id) ?? cannotMove(id)))
     .sort((a, b) => b.requests - a.requests || a.operation.localeCompare(b.operation));
   const clients = [...agg.clients.entries()]
     .map(([id, client]) => clientReport(id, client))
     .sort((a, b) => b.legacyRequests - a.legacyRequests || b.requests - a.requests || a.client.localeCompare(b.client));
   const modes = sortedCounts(modeTotals);
-  const verdicts = judgeAll(evidence, thresholds, agg.breakerOpens);
   const heldBack = blockersByOperation(agg);
   return {
     generatedAt: now.toISOString(),
@@ -56,12 +59,16 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], threshol
       modes: Object.fromEntries(modes),
     },
     readiness: {
-      headline: headline(verdicts),
+      headline: headline(judged.map((j) => j.judgement)),
+      states: stateCounts(judged.map((j) => j.judgement).filter((j) => j.operation !== 'uncatalogued')),
+      configVersion: config ?? null,
+      configVersions: [...agg.scoped.configs.keys()].filter((c) => c !== '').sort(),
       api2BreakerOpens: agg.breakerOpens,
-      operations: verdicts.map((verdict) => ({
-        ...verdict,
-        evidence: evidence.get(verdict.operation) ?? evidenceOf(verdict.operation, undefined, agg.breakerOpens),
-        heldBackBy: heldBack.get(verdict.operation) ?? [],
+      operations: judged.map(({ judgement, evidence }) => ({
+        operation: judgement.operation,
+        judgement,
+        evidence: withFields(evidence, agg.operations.get(judgement.operation)),
+        heldBackBy: heldBack.get(judgement.operation) ?? [],
       })),
     },
     operations,
@@ -76,40 +83,24 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], threshol
         .map((c) => ({ client: c.client, label: c.label, requests: c.redirectBreaks }))
         .sort((a, b) => b.requests - a.requests || a.client.localeCompare(b.client)),
     },
-    rollouts: rolloutReports(agg.rollouts),
+    rollouts,
     told: toldClients(agg),
     timeline: timeline(agg, cells, modes.map(([mode]) => mode)),
     trends: { days: days(agg) },
     brokenLines: agg.broken,
-    thresholds,
   };
 }
 
-/** The readiness model's evidence (src/migration/readiness.ts) from one operation's counts. */
-function evidenceOf(operation: string, op: OperationAgg | undefined, breakerOpens: number | null): Evidence {
-  const side = (name: string): SideCounts => {
-    const cell = op?.modes.get(name);
-    if (!cell) return EMPTY_SIDE;
-    const fixed = cell.latency.fixed;
-    return { requests: cell.requests, status4xx: cell.clientErrors, status5xx: cell.errors, p50Ms: bucketQuantile(fixed, 0.5), p95Ms: bucketQuantile(fixed, 0.95) };
-  };
-  const shadow = op?.shadow;
-  const agreed = shadow?.equal ?? 0;
-  const differed = shadow?.differing ?? 0;
-  return {
-    operation,
-    legacy: side('legacy'),
-    api2: side('api2'),
-    fallbacks: op?.fallbacks ?? 0,
-    shadow: {
-      compared: agreed + differed,
-      agreed,
-      differed,
-      skipped: shadow?.skipped ?? 0,
-      fields: shadow ? sortedCounts(shadow.fields).map(([path, count]) => ({ path, count })) : [],
-    },
-    breakerOpens,
-  };
+/** An operation the catalogue does not hold (another writer's line): it cannot move. */
+function cannotMove(operation: string): Judgement {
+  const nothing = { requests: 0, status5xx: 0, p95Ms: null };
+  return judgeOperation({ operation, mode: 'legacy', write: false, plan: undefined, rollout: undefined, evidence: { counts: { legacy: nothing, api2: nothing, fallbacks: 0, shadow: { compared: 0, agreed: 0 } }, api2BreakerOpens: 0 } });
+}
+
+/** The evidence with the paths blamed on the mapping, most first (over the whole log: the lines name them). */
+function withFields(evidence: Evidence, op: OperationAgg | undefined): Evidence {
+  const fields = op ? sortedCounts(op.shadow.fields).map(([path, count]) => ({ path, count })) : [];
+  return { ...evidence, shadow: { ...evidence.shadow, fields } };
 }
 
 /** Per operation, the clients holding it back, one group per blocker kind (how many clients, how many requests). */
@@ -137,7 +128,7 @@ function blockersByOperation(agg: Aggregator): Map<string, BlockerGroup[]> {
   );
 }
 
-function operationReport(operation: string, op: OperationAgg, evidence: Evidence, thresholds: Thresholds): OperationReport {
+function operationReport(operation: string, op: OperationAgg, judgement: Judgement): OperationReport {
   const share = (n: number): number => (op.requests === 0 ? 0 : n / op.requests);
   const modes: ModeReport[] = [...op.modes.entries()]
     .map(([mode, m]) => ({
@@ -181,7 +172,7 @@ function operationReport(operation: string, op: OperationAgg, evidence: Evidence
     routeModes: Object.fromEntries(sortedCounts(op.routeModes)),
     fallbacks: { requests: op.fallbacks, share: share(op.fallbacks) },
     shadow: shadowReport(op.shadow),
-    readiness: judge(evidence, thresholds),
+    readiness: judgement,
   };
 }
 

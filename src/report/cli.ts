@@ -18,8 +18,6 @@ import { clickHouseSource } from './sources/clickhouse.js';
 import { DEFAULT_TABLE, createTableSql, isTableName } from './sources/clickhouse-ddl.js';
 import { ClickHouseError, clickHouseTarget } from './sources/clickhouse-http.js';
 import { filesSource } from './sources/files.js';
-import { DEFAULT_THRESHOLDS } from './types.js';
-import type { Thresholds } from './types.js';
 
 const USAGE = `usage: npm run report -- [options] <log files | ->   (plain or .gz; - reads stdin)
        npm run report -- [options] --clickhouse URL            (the usage-log table in ClickHouse)
@@ -36,11 +34,7 @@ const USAGE = `usage: npm run report -- [options] <log files | ->   (plain or .g
 
   --json                 print the report as JSON instead of tables
   --html FILE            also write a self-contained HTML page with charts
-  --min-api2 N           api2 requests needed before an operation is judged (default ${DEFAULT_THRESHOLDS.minApi2Requests})
-  --error-margin POINTS  percentage points api2's 5xx rate may exceed legacy's (default ${DEFAULT_THRESHOLDS.errorMargin * 100})
-  --latency-factor X     api2 p95 may be at most X times legacy p95 (default ${DEFAULT_THRESHOLDS.latencyFactor})
-  --min-agreement X      shadow agreement (equal / compared, 0 to 1) needed (default ${DEFAULT_THRESHOLDS.minAgreement})
-  --min-shadow N         shadow comparisons needed before the agreement is judged (default ${DEFAULT_THRESHOLDS.minShadowComparisons})
+  --config-version HASH  judge the evidence of this config version (a \`config\` hash of the log) instead of the latest
 `;
 
 /** The guide's example legacy requests: the sandbox's (this command's start-up wires them; the report's code never imports the sandbox). */
@@ -48,6 +42,8 @@ async function sandboxExamples() {
   const { SANDBOX_BEHAVIOUR } = await import('../sandbox/behaviour.js');
   return Object.fromEntries(Object.entries(SANDBOX_BEHAVIOUR).map(([id, behaviour]) => [id, behaviour.example]));
 }
+/** The readiness thresholds of the report's own rule, replaced by the rollout gates: refused with a message. */
+const GONE = ['min-api2', 'error-margin', 'latency-factor', 'min-agreement', 'min-shadow'] as const;
 
 async function main(): Promise<number> {
   // `guide` has options of its own (src/report/guide/cli.ts).
@@ -59,11 +55,8 @@ async function main(): Promise<number> {
       options: {
         json: { type: 'boolean', default: false },
         html: { type: 'string' },
-        'min-api2': { type: 'string' },
-        'error-margin': { type: 'string' },
-        'latency-factor': { type: 'string' },
-        'min-agreement': { type: 'string' },
-        'min-shadow': { type: 'string' },
+        'config-version': { type: 'string' },
+        ...Object.fromEntries(GONE.map((flag) => [flag, { type: 'string' as const }])),
         clickhouse: { type: 'string' },
         table: { type: 'string', default: DEFAULT_TABLE },
         timeout: { type: 'string', default: '60' },
@@ -109,14 +102,11 @@ async function main(): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
-  const thresholds: Thresholds = {
-    ...DEFAULT_THRESHOLDS,
-    ...numberOption(values, 'min-api2', 'minApi2Requests', 1),
-    ...numberOption(values, 'error-margin', 'errorMargin', 0.01),
-    ...numberOption(values, 'latency-factor', 'latencyFactor', 1),
-    ...numberOption(values, 'min-agreement', 'minAgreement', 1, 1),
-    ...numberOption(values, 'min-shadow', 'minShadowComparisons', 1),
-  };
+  const gone = GONE.find((flag) => (values as Record<string, unknown>)[flag] !== undefined);
+  if (gone !== undefined) {
+    process.stderr.write(`--${gone} is gone: the report judges each operation by the rollout gates (its plan's defaults: docs/rollout.md), as the console and the rollout controller do\n`);
+    return 2;
+  }
   const unreadable = await firstUnreadable(positionals);
   if (unreadable !== undefined) {
     process.stderr.write(`cannot read ${unreadable}\n`);
@@ -125,7 +115,7 @@ async function main(): Promise<number> {
 
   const started = performance.now();
   const source = target ? clickHouseSource(target, values.table, { final: values.final }) : filesSource(positionals);
-  const report = await reportFrom(source, thresholds);
+  const report = await reportFrom(source, { configVersion: values['config-version'] });
   const seconds = (performance.now() - started) / 1000;
   if (values.html) {
     await writeFile(values.html, renderHtml(report));
@@ -139,15 +129,6 @@ async function main(): Promise<number> {
     );
   }
   return 0;
-}
-
-function numberOption(values: Record<string, unknown>, option: string, key: keyof Thresholds, unit: number, max?: number): Partial<Thresholds> {
-  const text = values[option];
-  if (typeof text !== 'string') return {};
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new Error(`--${option}: must be a number >= 0`);
-  if (max !== undefined && value > max) throw new Error(`--${option}: must be a number from 0 to ${max}`);
-  return { [key]: value * unit };
 }
 
 main().then(

@@ -134,7 +134,7 @@ function shadowFromFields(raw: Record<string, unknown>): ParsedLine {
   if (noise === undefined) return invalidShadow('noise');
   return {
     kind: 'shadow',
-    shadow: { time, operation, outcome: outcome as ShadowLine['outcome'], reason: reason as string | undefined, diffs, noise },
+    shadow: { time, config: fields['config'] as string | undefined, routeMode: fields['routeMode'] as string | undefined, operation, outcome: outcome as ShadowLine['outcome'], reason: reason as string | undefined, diffs, noise },
     fields,
   };
 }

@@ -11,7 +11,13 @@ import { agreementBar, modeColours, modeShareChart, timelineChart, topClientsCha
 import { READINESS_HTML_HEADERS, heldBackText, readinessHtmlCells } from '../migration/readiness-table.js';
 import { rolloutHtml } from './render-rollouts.js';
 import { toldHtml } from './told.js';
-import type { OperationReport, PathCount, Report, Thresholds } from './types.js';
+import type { OperationReport, PathCount, Report } from './types.js';
+import type { Thresholds } from './svg-charts.js';
+import { defaultPlan } from '../migration/judgement/default-plan.js';
+
+/** The default agreement gate: what the bars and the shadow section measure against. */
+const AGREEMENT = defaultPlan(false).gates.shadowAgreement;
+const THRESHOLDS: Thresholds = { minAgreement: 1 - (AGREEMENT?.maxDisagreement ?? 0.01), minShadowComparisons: AGREEMENT?.minComparisons ?? 0 };
 
 const STYLE = `
 body { font-family: system-ui, sans-serif; margin: 24px; color: #222; max-width: 1200px; }
@@ -71,7 +77,8 @@ function readinessTable(report: Report): Html {
     (op) => html`<tr data-operation="${op.operation}"><td>${op.operation}</td>${readinessHtmlCells(op)}<td>${heldBackText(op.heldBackBy) || '-'}</td></tr>`,
   );
   const opens = report.readiness.api2BreakerOpens;
-  return html`<h2>Readiness for api2</h2><p id="headline"><strong>${report.readiness.headline}</strong></p><p class="muted">api2 circuit breaker opens: <span data-field="api2BreakerOpens" data-value="${opens === null ? '' : opens}">${opens === null ? 'not known from this source' : formatCount(opens)}</span>. Latencies are fixed-bucket bounds (≤).</p><table id="readiness"><thead><tr><th>operation</th>${READINESS_HTML_HEADERS}<th>clients holding it back</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const version = report.readiness.configVersion;
+  return html`<h2>State per operation</h2><p id="headline"><strong>${report.readiness.headline}</strong></p><p class="muted" id="config-version" data-value="${version ?? ''}">Judged on the evidence of config version ${version ?? '(not named by the log)'} and, for a rolled-out route, of its step in force (${report.readiness.configVersions.length} config versions in the log; --config-version picks another).</p><p class="muted">api2 circuit breaker opens: <span data-field="api2BreakerOpens" data-value="${opens === null ? '' : opens}">${opens === null ? 'not known from this source' : formatCount(opens)}</span>. Latencies are fixed-bucket bounds (≤).</p><table id="readiness"><thead><tr><th>operation</th>${READINESS_HTML_HEADERS}<th>clients holding it back</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function trendsTable(report: Report): Html | '' {
@@ -97,7 +104,7 @@ function shadowTable(report: Report): Html | '' {
         pathList(op.shadow.noiseFields),
       ]}</tr>`,
   );
-  return html`<h2>Shadow comparisons</h2><p class="muted">Legacy answered; api2 was called in the background and both answers compared field by field. Agreement needed: ${formatPercent(report.thresholds.minAgreement)} over at least ${formatCount(report.thresholds.minShadowComparisons)} comparisons. Noise: fields legacy itself varied on, not blamed on the mapping.</p><table id="shadow"><thead><tr><th>operation</th><th>compared</th><th>equal</th><th>differ</th><th>skipped</th><th>agreement</th><th>top differing fields</th><th>noise (legacy varies)</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<h2>Shadow comparisons</h2><p class="muted">Legacy answered; api2 was called in the background and both answers compared field by field. Agreement needed: ${formatPercent(THRESHOLDS.minAgreement)} over at least ${formatCount(THRESHOLDS.minShadowComparisons)} comparisons. Noise: fields legacy itself varied on, not blamed on the mapping.</p><table id="shadow"><thead><tr><th>operation</th><th>compared</th><th>equal</th><th>differ</th><th>skipped</th><th>agreement</th><th>top differing fields</th><th>noise (legacy varies)</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function clientsTable(report: Report): Html {
@@ -131,7 +138,7 @@ function brokenLinesTable(report: Report): Html | '' {
 export function renderHtml(report: Report): string {
   const colours = modeColours(report.timeline.modes);
   const unseen = report.unseenOperations.length > 0 ? html`<p class="muted">No traffic: ${report.unseenOperations.join(', ')}</p>` : '';
-  const operations = html`<h2>Operations</h2><table id="operations"><thead><tr><th>operation</th><th>requests</th><th>clients</th><th>modes</th><th>errors (5xx)</th><th>p50 ms</th><th>p95 ms</th><th>malformed forms</th><th>plain http</th><th>cache hit</th><th>fallbacks to legacy</th><th>shadow agreement</th></tr></thead><tbody>${report.operations.map((op) => operationRow(op, report.thresholds))}</tbody></table>`;
+  const operations = html`<h2>Operations</h2><table id="operations"><thead><tr><th>operation</th><th>requests</th><th>clients</th><th>modes</th><th>errors (5xx)</th><th>p50 ms</th><th>p95 ms</th><th>malformed forms</th><th>plain http</th><th>cache hit</th><th>fallbacks to legacy</th><th>shadow agreement</th></tr></thead><tbody>${report.operations.map((op) => operationRow(op, THRESHOLDS))}</tbody></table>`;
   const parts: Array<Html | ''> = [
     html`<h1>Migration report</h1>`,
     summaryParagraph(report),

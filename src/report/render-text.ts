@@ -19,7 +19,7 @@ export function renderText(report: Report): string {
       (summary.firstTime ? `, ${summary.firstTime} to ${summary.lastTime}` : '') +
       `, from ${report.inputs.join(', ')}`,
   );
-  out.push(`Readiness: ${report.readiness.headline}`);
+  out.push(`State: ${report.readiness.headline}`);
   out.push(`Modes: ${Object.entries(summary.modes).map(([mode, n]) => `${mode} ${formatCount(n)} (${formatPercent(total ? n / total : 0)})`).join(', ') || '-'}`);
   out.push(
     `Clients: ${formatCount(summary.clients)}; requests without api_key: ${formatCount(summary.anonymousRequests)}; ` +
@@ -50,7 +50,7 @@ export function renderText(report: Report): string {
   );
   if (report.unseenOperations.length > 0) out.push(`No traffic: ${report.unseenOperations.join(', ')}`);
 
-  out.push('', `READINESS (can the operation move to api2?): ${report.readiness.headline}`);
+  out.push('', `STATE PER OPERATION (judged by the rollout gates on config version ${report.readiness.configVersion ?? '(unnamed)'}; a rolled-out route on its step in force): ${report.readiness.headline}`);
   const opens = report.readiness.api2BreakerOpens;
   out.push(`api2 circuit breaker opens: ${opens === null ? 'not known from this source' : formatCount(opens)}; latency from fixed buckets (≤ bound)`);
   out.push(table([...READINESS_HEADERS], report.readiness.operations.map(readinessCells), new Set([7])));

@@ -22,6 +22,8 @@ export interface RolloutLine {
   readonly status: string;
   /** controller, operator or config. */
   readonly by: string;
+  /** The operator's name, when an operator's action gave one. */
+  readonly operator?: string;
   readonly reason: string;
   /** The gates judged at this decision (the evidence), when it was judged. */
   readonly gates: readonly GateResult[];
@@ -55,6 +57,8 @@ export function rolloutLineOf(raw: Record<string, unknown>): RolloutLine | strin
   if (!text(status)) return 'status';
   if (!text(by)) return 'by';
   if (typeof reason !== 'string') return 'reason';
+  const operator = raw['operator'];
+  if (operator !== undefined && typeof operator !== 'string') return 'operator';
   const gates = raw['gates'] ?? [];
   if (!Array.isArray(gates) || !gates.every(isGate)) return 'gates';
   const evidence = raw['evidence'] ?? {};
@@ -67,6 +71,7 @@ export function rolloutLineOf(raw: Record<string, unknown>): RolloutLine | strin
     to,
     status,
     by,
+    ...(text(operator) ? { operator } : {}),
     reason,
     gates: gates.map(gateOf),
     evidence: evidence as Record<string, number | null>,

@@ -7,7 +7,13 @@
 import { clientName, formatAgreement, formatCount, formatPercent } from '../render/format.js';
 import { html } from '../render/html.js';
 import type { Html } from '../render/html.js';
-import type { Report, ShadowReport, Thresholds } from './types.js';
+import type { Report, ShadowReport } from './types.js';
+
+/** The agreement an operation's bar is measured against (the default plan's agreement gate: src/migration/judgement/default-plan.ts). */
+export interface Thresholds {
+  readonly minAgreement: number;
+  readonly minShadowComparisons: number;
+}
 
 const KNOWN_COLOURS: Readonly<Record<string, string>> = {
   legacy: '#a0522d',

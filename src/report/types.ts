@@ -2,13 +2,16 @@
  * The migration report's data: what `--json` prints and what the table and the HTML page show.
  */
 import type { BlockerGroup, BlockerKind } from '../migration/blockers.js';
-import type { Evidence, Thresholds, Verdict } from '../migration/readiness.js';
+import type { Evidence } from '../migration/readiness.js';
+import type { Judgement, OperationState } from '../migration/judgement/types.js';
 import type { RolloutReport } from './rollout-lines.js';
 
 /** One request record read back from the usage log (src/observability/log-fields.ts). */
 export interface LogRecord {
   /** Epoch ms. */
   readonly time: number;
+  /** The content hash of the config in force when it was answered. */
+  readonly config?: string | undefined;
   readonly method: string;
   readonly operation: string;
   readonly pathTemplate: string | undefined;
@@ -22,7 +25,7 @@ export interface LogRecord {
   readonly status: number;
   readonly latencyMs: number | undefined;
   readonly cache: string | undefined;
-  /** The route's configured mode (`legacy`, `api2`, `canary`, `shadow`); `mode` is the side that answered. */
+  /** The route's mode in force (`legacy`, `api2`, `canary`, `shadow`: a rollout's step, else the configured mode); `mode` is the side that answered. */
   readonly routeMode: string | undefined;
   /** api2 failed and legacy answered (`mode` is then `legacy`). */
   readonly fallback: boolean;
@@ -36,6 +39,9 @@ export interface LogRecord {
 export interface ShadowLine {
   /** Epoch ms. */
   readonly time: number;
+  /** The content hash of the config in force, and the route's mode in force, when the line says. */
+  readonly config?: string | undefined;
+  readonly routeMode?: string | undefined;
   readonly operation: string;
   readonly outcome: 'equal' | 'differ' | 'skipped';
   readonly reason: string | undefined;
@@ -45,8 +51,11 @@ export interface ShadowLine {
   readonly noise: readonly string[];
 }
 
-export type { Thresholds } from '../migration/readiness.js';
-export { DEFAULT_THRESHOLDS } from '../migration/readiness.js';
+/** How the report is judged. */
+export interface ReportOptions {
+  /** Judge the evidence of this config version (a `config` hash of the log) instead of the latest request line's. */
+  readonly configVersion?: string | undefined;
+}
 
 export interface ModeReport {
   readonly mode: string;
@@ -59,8 +68,8 @@ export interface ModeReport {
   readonly p95Ms: number | null;
 }
 
-/** The readiness model's verdict (src/migration/readiness.ts): `canMove` false for a legacy-only operation. */
-export type Readiness = Verdict;
+/** The one judgement's state of an operation (src/migration/judgement/): `canMove` false for a legacy-only operation. */
+export type Readiness = Judgement;
 
 export interface PathCount {
   readonly path: string;
@@ -137,8 +146,10 @@ export interface Blocker {
   readonly requests: number;
 }
 
-/** One operation in the readiness model: its verdict, the evidence it was judged on, the clients holding it back. */
-export interface OperationReadiness extends Verdict {
+/** One operation: its judgement, the evidence it was judged on, the clients holding it back. */
+export interface OperationReadiness {
+  readonly operation: string;
+  readonly judgement: Judgement;
   readonly evidence: Evidence;
   readonly heldBackBy: readonly BlockerGroup[];
 }
@@ -221,8 +232,14 @@ export interface Report {
   };
   /** Every catalogued operation (and the uncatalogued calls, when any), in catalogue order. */
   readonly readiness: {
-    /** `3 of 16 operations ready to move; 4 cannot move: …`. */
+    /** `16 operations: 3 done, 1 held by a gate, 4 cannot move, …`. */
     readonly headline: string;
+    /** Catalogued operations per state. */
+    readonly states: Readonly<Record<OperationState, number>>;
+    /** The config version (content hash) whose evidence was judged; null when no line names one. */
+    readonly configVersion: string | null;
+    /** Every config version the log holds (judge another with `--config-version`). */
+    readonly configVersions: readonly string[];
     /** api2 circuit breaker opens in the log; null when the source does not know (ClickHouse). */
     readonly api2BreakerOpens: number | null;
     readonly operations: readonly OperationReadiness[];
@@ -254,5 +271,4 @@ export interface Report {
   };
   /** First 100 broken lines; `summary.brokenLines` has the count. */
   readonly brokenLines: readonly BrokenLine[];
-  readonly thresholds: Thresholds;
 }

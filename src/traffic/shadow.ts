@@ -23,6 +23,8 @@ export interface ShadowRecord {
   readonly id?: string;
   readonly requestId: string | undefined;
   readonly operation: OperationId;
+  /** The route's mode in force when the request was answered (its line's `routeMode`: the evidence of a rollout's step). */
+  readonly routeMode?: string;
   /** compared: both answers read; skipped: why not. */
   readonly outcome: 'equal' | 'differ' | 'skipped';
   readonly reason?: string;
@@ -67,6 +69,8 @@ export interface ShadowAnswer {
 export interface ShadowJob {
   readonly operation: OperationId;
   readonly requestId: string | undefined;
+  /** The route's mode in force, carried onto the record. */
+  readonly routeMode?: string;
   readonly losses: readonly Loss[];
   readonly ignore: ReadonlySet<string>;
   /**
@@ -173,7 +177,7 @@ export class ShadowComparator {
     });
   }
 
-  private finish(job: ShadowJob, result: Omit<ShadowRecord, 'kind' | 'time' | 'id' | 'operation' | 'requestId'>): void {
+  private finish(job: ShadowJob, result: Omit<ShadowRecord, 'kind' | 'time' | 'id' | 'operation' | 'requestId' | 'routeMode'>): void {
     let s = this.stats.get(job.operation);
     if (!s) this.stats.set(job.operation, (s = { compared: 0, equal: 0, differing: 0, skipped: 0, fields: new Map(), noise: new Map() }));
     if (result.outcome === 'skipped') s.skipped += 1;
@@ -184,7 +188,7 @@ export class ShadowComparator {
     }
     for (const d of result.diffs ?? []) s.fields.set(d.path, (s.fields.get(d.path) ?? 0) + 1);
     for (const path of result.noise ?? []) s.noise.set(path, (s.noise.get(path) ?? 0) + 1);
-    this.options.onRecord?.({ kind: 'shadow', time: new Date().toISOString(), id: crypto.randomUUID(), requestId: job.requestId, operation: job.operation, ...result });
+    this.options.onRecord?.({ kind: 'shadow', time: new Date().toISOString(), id: crypto.randomUUID(), requestId: job.requestId, operation: job.operation, ...(job.routeMode !== undefined ? { routeMode: job.routeMode } : {}), ...result });
   }
 }
 

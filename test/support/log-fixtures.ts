@@ -31,6 +31,8 @@ export interface FixtureRecord {
   readonly fallback?: true;
   readonly jsonBy?: 'accept' | 'content-type';
   readonly deprecation?: 'deprecation' | 'sunset' | 'deprecation+sunset';
+  /** The config hash in force. */
+  readonly config?: string;
 }
 
 /** A shadow comparison (src/traffic/shadow.ts `ShadowRecord`). */
@@ -43,6 +45,8 @@ export interface FixtureShadow {
   readonly noise?: readonly string[];
   readonly legacyStatus?: number;
   readonly api2Status?: number;
+  readonly config?: string;
+  readonly routeMode?: 'legacy' | 'api2' | 'canary' | 'shadow';
 }
 
 let sequence = 0;
@@ -53,6 +57,7 @@ export function logLine(r: FixtureRecord): string {
   const fields: Record<string, unknown> = {
     level: status >= 500 ? 40 : 30,
     time: r.time,
+    ...(r.config !== undefined ? { config: r.config } : {}),
     requestId: `req-${++sequence}`,
     method: r.method ?? 'GET',
     operation: r.operation,
@@ -89,7 +94,7 @@ export function logLine(r: FixtureRecord): string {
  *    "reason":"concurrency-cap","msg":"shadow"}
  */
 export function shadowLine(s: FixtureShadow): string {
-  const fields: Record<string, unknown> = { level: 30, time: s.time, kind: 'shadow', requestId: `req-${++sequence}`, operation: s.operation, outcome: s.outcome };
+  const fields: Record<string, unknown> = { level: 30, time: s.time, ...(s.config !== undefined ? { config: s.config } : {}), kind: 'shadow', requestId: `req-${++sequence}`, operation: s.operation, ...(s.routeMode !== undefined ? { routeMode: s.routeMode } : {}), outcome: s.outcome };
   if (s.reason !== undefined) fields['reason'] = s.reason;
   if (s.outcome !== 'skipped' || s.diffs !== undefined) fields['diffs'] = s.diffs ?? [];
   if (s.outcome !== 'skipped' || s.noise !== undefined) fields['noise'] = s.noise ?? [];

@@ -6,8 +6,9 @@
  *   gateway_fallbacks_total{operation}                  api2 failed, legacy answered
  *   gateway_shadow_comparisons_total{operation,outcome} outcome: agreed, differed, skipped (compared = agreed + differed)
  *   gateway_canary_requests_total{operation,side}       requests of canary routes, by the side that answered
- *   gateway_route_canary_percent{operation}             gauge: canaryPercent of each canary route in force
- *   gateway_route_mode{operation,mode}                  gauge: 1 for each operation's route mode in force
+ *   gateway_route_canary_percent{operation}             gauge: the share of clients api2 answers on each route in force (0 legacy/shadow, the step's % canary, 100 api2)
+ *   gateway_route_mode{operation,mode}                  gauge: 1 for each operation's route mode in force (a rollout's step, else the configured mode)
+ *   gateway_operation_state{operation,state}            gauge: 1 for each operation's one state (src/migration/judgement/), 0 for the others
  *   gateway_breaker_state{upstream,state}               gauge: 1 for the state each upstream's breaker is in
  *   gateway_breaker_opens_total{upstream}               breaker transitions to open
  *   gateway_config_info{hash,version}                   gauge 1: the config in force (its content hash, this process's version)
@@ -22,6 +23,9 @@ import type { GatewayConfig } from '../../config/schema.js';
 import type { RequestRecord } from '../../gateway/request-record.js';
 import type { BreakerState } from '../../traffic/breaker.js';
 import type { ShadowRecord } from '../../traffic/shadow.js';
+import type { RouteLookup } from '../../migration/rollout/route-in-force.js';
+import type { JudgementSource } from '../../migration/judgement/source.js';
+import { OPERATION_STATES } from '../../migration/judgement/types.js';
 
 const BREAKER_STATES: readonly BreakerState[] = ['closed', 'open', 'half-open'];
 const OUTCOMES = { equal: 'agreed', differ: 'differed', skipped: 'skipped' } as const;
@@ -31,6 +35,10 @@ export interface MigrationMetricSources {
   readonly active: () => { readonly config: GatewayConfig; readonly configHash: string; readonly version: number } | undefined;
   /** The breakers of the config in force, by upstream. */
   readonly breakers: () => Readonly<Record<string, { state(): BreakerState }>>;
+  /** Each route in force now (a rollout's step, else the config's); undefined while starting. */
+  readonly route: () => RouteLookup | undefined;
+  /** The one judgement of each operation. */
+  readonly judge: JudgementSource;
 }
 
 export interface MigrationMetrics {
@@ -54,27 +62,39 @@ export function migrationMetrics(registry: Registry, sources: MigrationMetricSou
   const reloadFailures = new Counter({ name: 'gateway_config_reload_failures_total', help: 'Config reloads refused (invalid file or failed reload); the config in force stays.', registers });
   new Gauge({
     name: 'gateway_route_canary_percent',
-    help: 'The share of clients (0-100) each canary route in force sends to api2.',
+    help: 'The share of clients (0-100) api2 answers on each route in force: 0 legacy or shadow, the canary percent (a rollout step), 100 api2.',
     labelNames: ['operation'] as const,
     registers,
     collect() {
       this.reset();
-      const config = sources.active()?.config;
+      const route = sources.route();
+      if (!route) return;
       for (const operation of OPERATION_IDS) {
-        const route = config?.routes[operation];
-        if (route?.mode === 'canary') this.labels(operation).set(route.canaryPercent ?? 0);
+        const inForce = route(operation);
+        this.labels(operation).set(inForce.mode === 'api2' ? 100 : inForce.mode === 'canary' ? inForce.canaryPercent : 0);
       }
     },
   });
   new Gauge({
     name: 'gateway_route_mode',
-    help: "1 for each operation's route mode in force (legacy, api2, canary, shadow).",
+    help: "1 for each operation's route mode in force (legacy, api2, canary, shadow): a rollout's step, else the configured mode.",
     labelNames: ['operation', 'mode'] as const,
     registers,
     collect() {
       this.reset();
-      const config = sources.active()?.config;
-      if (config) for (const operation of OPERATION_IDS) this.labels(operation, config.routes[operation]?.mode ?? 'legacy').set(1);
+      const route = sources.route();
+      if (route) for (const operation of OPERATION_IDS) this.labels(operation, route(operation).mode).set(1);
+    },
+  });
+  new Gauge({
+    name: 'gateway_operation_state',
+    help: "1 for each operation's state (the one judgement the console, /admin/* and the report show: done, rolling-out, held, paused, rolled-back, ready, collecting, no-evidence, cannot-move), 0 for the others.",
+    labelNames: ['operation', 'state'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      const judged = await sources.judge();
+      for (const judgement of judged?.judgements ?? []) for (const state of OPERATION_STATES) this.labels(judgement.operation, state).set(state === judgement.state ? 1 : 0);
     },
   });
   new Gauge({

@@ -7,6 +7,7 @@
 import { Aggregator, addTold, takeLabel } from '../aggregate.js';
 import { timelineStep } from '../build-report.js';
 import { EXACT_LIMIT } from '../latency-sketch.js';
+import { fixedIndexOfSketch } from '../../migration/latency-buckets.js';
 import { select } from './clickhouse-http.js';
 import type { ClickHouseTarget } from './clickhouse-http.js';
 import * as sql from './clickhouse-queries.js';
@@ -26,7 +27,7 @@ const opt = (value: unknown): string | undefined => (value === null || value ===
 export async function countsFromClickHouse(target: ClickHouseTarget, name: string, final: boolean): Promise<Aggregator> {
   const agg = new Aggregator();
   const table = final ? `${name} FINAL` : name;
-  const [cells, otherForms, routeModes, minutes, uses, uncatalogued, outcomes, skipReasons, diffs, noise, breakerOpens, rollouts] = await Promise.all([
+  const [cells, otherForms, routeModes, minutes, uses, uncatalogued, outcomes, skipReasons, diffs, noise, breakerOpens, rollouts, scopedAnswers, scopedShadows] = await Promise.all([
     select(target, sql.cellsSql(table)),
     select(target, sql.otherFormsSql(table)),
     select(target, sql.routeModesSql(table)),
@@ -39,7 +40,10 @@ export async function countsFromClickHouse(target: ClickHouseTarget, name: strin
     select(target, sql.shadowPathsSql(table, 'noise')),
     select(target, sql.breakerOpensSql(table)),
     select(target, sql.rolloutsSql(table)),
+    select(target, sql.scopedAnswersSql(table)),
+    select(target, sql.scopedShadowsSql(table)),
   ]);
+  fillScoped(agg, scopedAnswers, scopedShadows);
   for (const [line] of rollouts as Row[]) agg.rollouts.push(JSON.parse(String(line)) as RolloutLine);
   agg.breakerOpens = num((breakerOpens as Row[])[0]?.[0] ?? 0);
   const { small, routed } = fillCells(agg, cells);
@@ -171,6 +175,16 @@ function fillClients(agg: Aggregator, uses: readonly Row[]): number {
     }
   }
   return counted;
+}
+
+/** The judgement's evidence per config version and mode in force, as the file reader counts it line by line. */
+function fillScoped(agg: Aggregator, answers: readonly Row[], shadows: readonly Row[]): void {
+  for (const [config, operation, routeMode, side, bucket, n, status4xx, status5xx, fallbacks, time] of answers as Row[]) {
+    const latency = new Map<number, number>();
+    if (num(bucket) !== -2) latency.set(fixedIndexOfSketch(num(bucket)), num(n));
+    agg.scoped.addAnswers(String(config), String(operation), String(routeMode), String(side), num(time), { n: num(n), status4xx: num(status4xx), status5xx: num(status5xx), fallbacks: num(fallbacks), latency });
+  }
+  for (const [config, operation, routeMode, outcome, n, time] of shadows as Row[]) agg.scoped.addShadow(String(config), String(operation), String(routeMode), String(outcome), num(time), num(n));
 }
 
 function fillShadows(agg: Aggregator, outcomes: readonly Row[], skipReasons: readonly Row[], diffs: readonly Row[], noise: readonly Row[]): void {

@@ -106,3 +106,15 @@ export const shadowPathsSql = (table: string, column: 'diffs' | 'noise'): string
 
 /** Every rollout decision, stored whole (src/report/rollout-lines.ts); build-report.ts orders them. */
 export const rolloutsSql = (table: string): string => `SELECT rollout FROM ${table} WHERE msg = 'rollout' AND rollout IS NOT NULL`;
+
+/**
+ * The judgement's evidence (src/report/scoped-evidence.ts): per config version, operation, route
+ * mode in force, side and latency bucket, the answers, 4xx, 5xx, fallbacks and the latest time.
+ */
+export const scopedAnswersSql = (table: string): string => `SELECT config, operation, ifNull(routeMode, '') AS rm, mode, multiIf(isNull(latencyMs), -2, ${bucketOf('latencyMs')}) AS bucket,
+  count(), countIf(status >= 400 AND status < 500), countIf(status >= 500), countIf(fallback = 1), max(time)
+${routed(table)} GROUP BY config, operation, rm, mode, bucket`;
+
+/** The judgement's comparisons: per config version, operation, route mode in force and outcome, how many and the latest time. */
+export const scopedShadowsSql = (table: string): string => `SELECT config, operation, ifNull(routeMode, '') AS rm, outcome, count(), max(time)
+${shadows(table)} GROUP BY config, operation, rm, outcome`;

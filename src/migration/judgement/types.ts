@@ -1,0 +1,81 @@
+/**
+ * The one judgement of an operation (docs/rollout.md "One state per operation"): its inputs and
+ * its answer. Every view (the console, /admin/rollout, /admin/traffic, the metrics, the report)
+ * shows the `Judgement` judge.ts gives; none decides a state of its own.
+ */
+import type { RolloutPlan } from '../../config/rollout.js';
+import type { RouteMode } from '../../config/schema.js';
+import type { WindowEvidence } from '../rollout/gates.js';
+import type { GateResult, Position } from '../rollout/state.js';
+
+/** In the order the headline counts them. */
+export const OPERATION_STATES = ['done', 'rolling-out', 'held', 'paused', 'rolled-back', 'ready', 'collecting', 'no-evidence', 'cannot-move'] as const;
+export type OperationState = (typeof OPERATION_STATES)[number];
+
+/** A rollout decision as the views and the report read it (a runner's RolloutEvent or a usage-log rollout line). */
+export interface DecisionLike {
+  readonly time: string;
+  readonly kind: string;
+  readonly from: Position;
+  readonly to: Position;
+  readonly status: string;
+  /** controller, operator or config. */
+  readonly by: string;
+  /** The operator's name, for an operator's action that gave one. */
+  readonly operator?: string | undefined;
+  readonly reason: string;
+  readonly gates?: readonly GateResult[] | undefined;
+}
+
+/** A running rollout's facts: its stored state and its decisions (this operation's, oldest first). */
+export interface RolloutFacts {
+  readonly at: Position;
+  readonly status: 'waiting' | 'running' | 'paused' | 'rolled-back';
+  readonly reason: string;
+  /** Why nothing moves now (the store or the fleet's counters are out), or null. */
+  readonly frozen: string | null;
+  readonly decisions: readonly DecisionLike[];
+}
+
+export interface JudgementInput {
+  readonly operation: string;
+  /** The route's mode in force (a rollout's step, else the configured mode). */
+  readonly mode: RouteMode;
+  /** A write (never shadowed). */
+  readonly write: boolean;
+  /** The route's plan, when it has one. */
+  readonly plan: RolloutPlan | undefined;
+  /** The rollout's state and decisions, when a plan runs. */
+  readonly rollout: RolloutFacts | undefined;
+  /** The evidence of the config version (and, for a rollout, the step) in force. */
+  readonly evidence: WindowEvidence;
+  /** The rollout's last gate evaluation, when a runner judged one (else the gates are judged here on `evidence`). */
+  readonly judged?: readonly GateResult[] | undefined;
+}
+
+/** Held by a gate: which gates, since when, how many evaluations in a row. */
+export interface Hold {
+  readonly gates: readonly string[];
+  /** ISO time of the first failure of the run; null when no rollout judged it (an operation without a plan). */
+  readonly since: string | null;
+  readonly evaluations: number;
+}
+
+export interface Judgement {
+  readonly operation: string;
+  readonly state: OperationState;
+  /** The state in a few words: why it cannot move, what is missing, which gate holds it, who paused it. */
+  readonly detail: string;
+  /** One sentence: what the owner does next. */
+  readonly next: string;
+  readonly canMove: boolean;
+  /** The step in force, for a rollout (`shadow`, a percent, `legacy`); null without one. */
+  readonly step: Position | null;
+  readonly hold: Hold | null;
+  /** For `paused`: who (an operator's name, `an operator`, or `the controller`) and why. */
+  readonly pausedBy: { readonly by: string; readonly reason: string } | null;
+  /** Roughly how many more samples each gate short of them needs (`shadowAgreement: 40`). */
+  readonly missing: Readonly<Record<string, number>>;
+  /** The gates the state was judged on (the runner's last evaluation, or judged here). */
+  readonly gates: readonly GateResult[];
+}

@@ -1,0 +1,70 @@
+/**
+ * The report's judgements: the one judgement (src/migration/judgement/judge.ts) of every
+ * catalogued operation (and of the uncatalogued calls, when any), on the evidence of one config
+ * version (the latest request line's, unless `--config-version` names another) and, for a
+ * rolled-out route, of the mode of its step in force; the rollout's state and history from the
+ * log's rollout lines. Files and ClickHouse fill the same counts, so both give the same states.
+ */
+import { OPERATIONS } from '../catalogue/operations.js';
+import { ROUTE_MODES } from '../config/schema.js';
+import { percentOf } from '../config/rollout.js';
+import type { RouteMode } from '../config/schema.js';
+import { judgeOperation } from '../migration/judgement/judge.js';
+import type { Judgement, RolloutFacts } from '../migration/judgement/types.js';
+import { EMPTY_SIDE, gateEvidence } from '../migration/readiness.js';
+import type { Evidence } from '../migration/readiness.js';
+import type { Position } from '../migration/rollout/state.js';
+import type { RolloutReport } from './rollout-lines.js';
+import type { ScopedEvidence } from './scoped-evidence.js';
+import type { OperationCounts } from '../migration/live-tally.js';
+
+export interface ReportJudgement {
+  readonly judgement: Judgement;
+  readonly evidence: Evidence;
+}
+
+const STATUSES = new Set(['waiting', 'running', 'paused', 'rolled-back']);
+/** Decisions that say nothing of where the route is. */
+const NOTES = new Set(['holds-nobody']);
+
+/** The mode a step puts in force (docs/rollout.md "Steps and what they expose"). */
+export function modeOfPosition(at: Position): RouteMode {
+  return at === 'legacy' ? 'legacy' : at === 'shadow' ? 'shadow' : (percentOf(at) ?? 0) >= 100 ? 'api2' : 'canary';
+}
+
+/** The rollout's facts from its lines (oldest first), or undefined when it has none or its plan was removed. */
+export function rolloutFactsOf(report: RolloutReport | undefined): RolloutFacts | undefined {
+  const lines = report?.lines ?? [];
+  const last = [...lines].reverse().find((line) => !NOTES.has(line.kind));
+  if (!last || last.kind === 'plan-removed' || !STATUSES.has(last.status)) return undefined;
+  const freeze = [...lines].reverse().find((line) => line.kind === 'frozen' || line.kind === 'unfrozen');
+  return {
+    at: last.to,
+    status: last.status as RolloutFacts['status'],
+    reason: last.reason,
+    frozen: freeze?.kind === 'frozen' ? freeze.reason : null,
+    decisions: lines,
+  };
+}
+
+/** Lines of an older writer name no mode in force: api2 answers say api2, comparisons shadow, else legacy. */
+function guessedMode(counts: OperationCounts | undefined): RouteMode {
+  if (!counts) return 'legacy';
+  return counts.api2.requests > 0 ? 'api2' : counts.shadow.compared + counts.shadow.skipped > 0 ? 'shadow' : 'legacy';
+}
+
+export function judgeReport(scoped: ScopedEvidence, rollouts: readonly RolloutReport[], config: string | undefined, breakerOpens: number | null, withUncatalogued: boolean): ReportJudgement[] {
+  const ops = OPERATIONS.map((op) => ({ id: op.id as string, write: !op.safe }));
+  if (withUncatalogued) ops.push({ id: 'uncatalogued', write: false });
+  return ops.map(({ id, write }) => {
+    const facts = rolloutFactsOf(rollouts.find((r) => r.operation === id));
+    const seen = scoped.modeOf(config, id);
+    const mode: RouteMode = facts ? modeOfPosition(facts.at) : (ROUTE_MODES as readonly string[]).includes(seen ?? '') ? (seen as RouteMode) : guessedMode(scoped.countsOf(config, id, undefined));
+    const counts = scoped.countsOf(config, id, mode);
+    const evidence: Evidence = counts
+      ? { operation: id, legacy: counts.legacy, api2: counts.api2, fallbacks: counts.fallbacks, shadow: counts.shadow, breakerOpens }
+      : { operation: id, legacy: EMPTY_SIDE, api2: EMPTY_SIDE, fallbacks: 0, shadow: { compared: 0, agreed: 0, differed: 0, skipped: 0 }, breakerOpens };
+    const judgement = judgeOperation({ operation: id, mode, write, plan: undefined, rollout: facts, evidence: gateEvidence(evidence) });
+    return { judgement, evidence };
+  });
+}
