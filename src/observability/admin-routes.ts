@@ -24,7 +24,17 @@ export interface AdminView {
 /** An admin action: a POST at a path (Hono pattern, e.g. `/admin/rollout/:operation/:action`), answered in JSON. */
 export interface AdminAction {
   readonly path: string;
-  handle(params: Readonly<Record<string, string>>): Promise<{ readonly status: number; readonly body: object }>;
+  /** `input`: the query's text values, then the body's (a JSON object or a form), the body's first. */
+  handle(params: Readonly<Record<string, string>>, input: Readonly<Record<string, string>>): Promise<{ readonly status: number; readonly body: object }>;
+}
+
+/** The text values of an action's query and body (JSON object or form); a body that is neither gives none. */
+async function actionInput(request: Request, query: Readonly<Record<string, string>>): Promise<Record<string, string>> {
+  const input: Record<string, string> = { ...query };
+  const type = request.headers.get('content-type') ?? '';
+  const fields: unknown = await (/json/i.test(type) ? request.json() : /form/i.test(type) ? request.formData().then((form) => Object.fromEntries(form)) : Promise.resolve({})).catch(() => ({}));
+  if (fields && typeof fields === 'object') for (const [key, value] of Object.entries(fields)) if (typeof value === 'string') input[key] = value;
+  return input;
 }
 
 export interface AdminRoutes {
@@ -79,7 +89,7 @@ function routeAdminViews(app: Hono<any>, admin: AdminRoutes): void {
   }
   for (const action of admin.actions ?? []) {
     app.post(action.path, async (c) => {
-      const { status, body } = await action.handle(c.req.param() as Record<string, string>);
+      const { status, body } = await action.handle(c.req.param() as Record<string, string>, await actionInput(c.req.raw, c.req.query()));
       return c.json(body, status as 200, { 'cache-control': 'no-store' });
     });
   }

@@ -45,7 +45,7 @@ function judgeRollout(input: JudgementInput, rollout: RolloutFacts): Judgement {
       const pause = [...rollout.decisions].reverse().find((d) => d.kind === 'pause' || d.kind === 'gate-failed');
       const by = pause?.operator ?? (pause?.by === 'operator' ? 'an operator' : 'the controller');
       const reason = pause?.kind === 'gate-failed' ? pause.reason : (pause?.reason ?? rollout.reason);
-      return { ...base, state: 'paused', pausedBy: { by, reason }, detail: `paused at ${positionLabel(at)} by ${by}: ${reason}`, next: `When the cause is dealt with, go on at this step: ${resume}.` };
+      return { ...base, state: 'paused', pausedBy: { by, reason }, detail: `${reason.startsWith('paused') ? reason : `paused by ${by}: ${reason}`} (at ${positionLabel(at)})`, next: `When the cause is dealt with, go on at this step: ${resume}.` };
     }
     case 'waiting':
       return { ...base, state: 'collecting', detail: 'waits for the reads of its resource to finish their rollout', next: 'Nothing to do: it starts by itself once every read of its resource is at its last step.' };

@@ -17,7 +17,7 @@ import type { RolloutPlan } from '../../config/rollout.js';
 import { movability } from '../../catalogue/movability.js';
 import type { GatewayConfig } from '../../config/schema.js';
 import { applyAction } from './actions.js';
-import type { RolloutAction } from './actions.js';
+import type { Actor, RolloutAction } from './actions.js';
 import { evaluate } from './controller.js';
 import type { OperationEvidence, WindowEvidence } from './gates.js';
 import type { GateResult, Position, RolloutEvent, RolloutState } from './state.js';
@@ -137,7 +137,7 @@ export class RolloutRunner {
   }
 
   /** An operator's action on one operation, applied now (compare-and-set against the loop). */
-  async act(id: OperationId, action: RolloutAction): Promise<{ ok: true; state: RolloutState } | { ok: false; status: number; error: string }> {
+  async act(id: OperationId, action: RolloutAction, actor: Actor = {}): Promise<{ ok: true; state: RolloutState } | { ok: false; status: number; error: string }> {
     const plan = this.plans.get(id);
     if (!plan) return { ok: false, status: 404, error: `${id} has no rollout plan` };
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -148,7 +148,7 @@ export class RolloutRunner {
         return { ok: false, status: 503, error: `the rollout store is out (${String(error)}): nothing was changed` };
       }
       const base = stored?.state ?? initialState(id, plan, this.now(), this.readsDone(id));
-      const outcome = applyAction(stored && stored.state.plan !== planKey(plan) ? replan(base, plan, this.now()).state : base, plan, action, this.now());
+      const outcome = applyAction(stored && stored.state.plan !== planKey(plan) ? replan(base, plan, this.now()).state : base, plan, action, this.now(), actor);
       if (!outcome.ok) return { ok: false, status: 409, error: `${id} ${outcome.error}` };
       const written = await this.write(outcome.state, stored).catch(() => null);
       if (written === null) return { ok: false, status: 503, error: 'the rollout store is out: nothing was changed' };

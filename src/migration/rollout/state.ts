@@ -95,6 +95,8 @@ export interface RolloutEvent {
   readonly status: RolloutStatus;
   /** The controller, an operator (admin action) or the config (a changed plan). */
   readonly by: 'controller' | 'operator' | 'config';
+  /** The operator's name, when the action gave one (`by` in the admin action's body or query). */
+  readonly operator?: string;
   readonly reason: string;
   /** The gates judged at this decision (the evidence). */
   readonly gates?: readonly GateResult[];

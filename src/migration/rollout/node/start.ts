@@ -4,7 +4,7 @@
  * and the metrics:
  *
  *   GET  /admin/rollout                        the states, the steps, the last events (RolloutSnapshot)
- *   POST /admin/rollout/:operation/:action     pause | resume | promote | rollback
+ *   POST /admin/rollout/:operation/:action     pause | resume | promote | rollback; `by` and `reason` (query, JSON or form body) are kept on the event
  *
  *   gateway_rollout_api2_percent{operation}    gauge: the share of clients api2 answers (shadow, legacy: 0)
  *   gateway_rollout_step{operation}            gauge: the step's index in the plan (-1: legacy)
@@ -47,15 +47,21 @@ export function rolloutAdmin(runner: () => RolloutRunner | undefined): { view: A
     view: { path: '/admin/rollout', render: () => runner()?.snapshot() ?? { operations: [], events: [] } },
     action: {
       path: '/admin/rollout/:operation/:action',
-      async handle({ operation = '', action = '' }) {
+      async handle({ operation = '', action = '' }, input) {
         if (!(ROLLOUT_ACTIONS as readonly string[]).includes(action)) return { status: 404, body: { error: `unknown action ${action}; one of ${ROLLOUT_ACTIONS.join(', ')}` } };
         const current = runner();
         if (!current || !isOperationId(operation)) return { status: 404, body: { error: `${operation} has no rollout plan` } };
-        const outcome = await current.act(operation, action as RolloutAction);
+        const outcome = await current.act(operation, action as RolloutAction, { by: said(input['by'], 64), reason: said(input['reason'], 300) });
         return outcome.ok ? { status: 200, body: { state: outcome.state } } : { status: outcome.status, body: { error: outcome.error } };
       },
     },
   };
+}
+
+/** An operator's word as kept on the event: one line, control characters out, at most `max` characters. */
+function said(value: string | undefined, max: number): string | undefined {
+  const text = value?.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, max);
+  return text ? text : undefined;
 }
 
 /** Registers the rollout metrics; returns what counts one event. */
