@@ -5,7 +5,8 @@
  * (grocery.list), and leaves the rest without a plan (trysoons.list on legacy; favorites.create
  * cannot move). The console in Chromium, /admin/rollout, /admin/traffic, /metrics and the
  * migration report, from the usage-log file and from ClickHouse, give every operation the same
- * state (src/migration/judgement/).
+ * state (src/migration/judgement/); and they show the differences you can read: the legacy value
+ * beside the api2 value of favorites.list's differing Title (console, /admin/traffic, both reports).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -90,11 +91,22 @@ describe('one state per operation, in every view', () => {
     expect(consoleStates).toMatchObject(expected);
     expect(await page.textContent('#rollout-moves')).toMatch(/held since \S+ by shadowAgreement \(\d+ evaluations\)/);
 
+    const example = page.locator('#differences tr[data-operation="favorites.list"]').first();
+    expect(await example.getAttribute('data-path')).toMatch(/Title$/);
+    const [legacyValue, api2Value] = [await example.locator('[data-field="legacy"]').textContent(), await example.locator('[data-field="api2"]').textContent()];
+    expect(api2Value).toBe(`${legacyValue!.slice(0, -1)} (changed)"`);
+
     const rollout = (await send(gateway.origin, { target: '/admin/rollout', headers: auth })).json() as { operations: Array<{ operation: string; judgement: { state: string } }> };
     const rolloutStates = Object.fromEntries(rollout.operations.map((o) => [o.operation, o.judgement.state]));
     expect(rolloutStates).toEqual({ 'recipes.search': 'done', 'favorites.list': 'held', 'grocery.list': 'rolled-back' });
 
-    const trafficView = (await send(gateway.origin, { target: '/admin/traffic', headers: auth })).json() as { routes: Record<string, { state: string; mode: string }> };
+    const trafficView = (await send(gateway.origin, { target: '/admin/traffic', headers: auth })).json() as {
+      routes: Record<string, { state: string; mode: string }>;
+      shadow: { operations: Array<{ operation: string; examples: Array<{ path: string; legacy: string; api2: string }> }> };
+    };
+    const trafficExamples = trafficView.shadow.operations.find((o) => o.operation === 'favorites.list')?.examples ?? [];
+    expect(trafficExamples.length).toBeGreaterThan(0);
+    expect(trafficExamples.every((e) => e.api2.endsWith(' (changed)"') && e.legacy !== e.api2)).toBe(true);
     const trafficStates = Object.fromEntries(Object.entries(trafficView.routes).map(([id, route]) => [id, route.state]));
     expect(trafficView.routes['recipes.search']?.mode).toBe('api2');
     expect(trafficView.routes['grocery.list']?.mode).toBe('legacy');
@@ -105,10 +117,16 @@ describe('one state per operation, in every view', () => {
 
     await gateway.close(); // the usage log is written out
     const statesOf = (report: Report) => Object.fromEntries(report.readiness.operations.filter((o) => o.operation !== 'uncatalogued').map((o) => [o.operation, o.judgement.state]));
-    const fromFile = statesOf(await reportFromInputs([logFile]));
+    const fileReport = await reportFromInputs([logFile]);
+    const fromFile = statesOf(fileReport);
     const target = clickHouseTarget(clickHouseUrl());
     expect((await ingest(target, 'one_state', [logFile])).brokenCount).toBe(0);
-    const fromClickHouse = statesOf(await reportFrom(clickHouseSource(target, 'one_state')));
+    const clickHouseReport = await reportFrom(clickHouseSource(target, 'one_state'));
+    const fromClickHouse = statesOf(clickHouseReport);
+    const reportExamples = fileReport.operations.find((o) => o.operation === 'favorites.list')!.shadow.examples;
+    expect(reportExamples.length).toBeGreaterThan(0);
+    expect(reportExamples.every((e) => e.api2.endsWith(' (changed)"'))).toBe(true);
+    expect(clickHouseReport.operations.find((o) => o.operation === 'favorites.list')!.shadow.examples).toEqual(reportExamples);
 
     expect(consoleStates).toMatchObject(expected);
     for (const states of [trafficStates, metricStates, fromFile, fromClickHouse]) expect(states).toEqual(consoleStates);

@@ -74,6 +74,7 @@ describe('report: shadow agreement per operation', () => {
       agreement: null,
       topFields: [],
       noiseFields: [],
+      examples: [],
       skipReasons: [],
     });
   });
@@ -214,7 +215,7 @@ describe('report: a log written by the gateway usage logger', () => {
       log.sink({ requestId: `r${i}`, startedAt: Date.now(), method: 'GET', operation: 'recipes.search', insecure: false, mode: 'legacy', routeMode: 'shadow', status: 200, latencyMs: 3 });
     }
     log.event('shadow', record('equal', { requestId: 'r0', diffs: [], noise: ['ResultCount'], legacyStatus: 200, api2Status: 200 }));
-    log.event('shadow', record('differ', { requestId: 'r1', diffs: [{ path: 'Results[].Title', kind: 'changed' }], noise: [], legacyStatus: 200, api2Status: 200 }));
+    log.event('shadow', record('differ', { requestId: 'r1', id: 'shadow-1', diffs: [{ path: 'Results[].Title', kind: 'changed', legacy: '"Soup"', api2: '"Soup (changed)"' }], noise: [], legacyStatus: 200, api2Status: 200 }));
     log.event('shadow', record('skipped', { reason: 'concurrency-cap' }));
     await log.close();
 
@@ -228,6 +229,7 @@ describe('report: a log written by the gateway usage logger', () => {
       agreement: 0.5,
       topFields: [{ path: 'Results[].Title', count: 1 }],
       noiseFields: [{ path: 'ResultCount', count: 1 }],
+      examples: [{ path: 'Results[].Title', legacy: '"Soup"', api2: '"Soup (changed)"', time: expect.any(String) }],
       skipReasons: [{ reason: 'concurrency-cap', count: 1 }],
     });
   });

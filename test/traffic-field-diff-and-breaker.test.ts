@@ -1,26 +1,45 @@
 import { describe, expect, it } from 'vitest';
 import { diffFields } from '../src/traffic/field-diff.js';
+import { EXAMPLES_PER_PATH, EXAMPLE_PATHS, keepExample } from '../src/traffic/diff-examples.js';
+import type { DiffExample } from '../src/traffic/diff-examples.js';
 import { withBreaker } from '../src/traffic/breaker.js';
 import { UpstreamError } from '../src/upstream/types.js';
 import type { UpstreamClient, UpstreamRequest } from '../src/upstream/types.js';
 
 describe('field diff', () => {
-  it('names changed, missing, extra and type-changed fields with array steps as []', () => {
+  it('names changed, missing, extra and type-changed fields with array steps as [], each with its first pair of values', () => {
     const legacy = { ResultCount: 2, Results: [{ Title: 'a', StarRating: 4, Poster: { UserID: 1 } }, { Title: 'b', StarRating: 3, Poster: { UserID: 2 } }], SpellSuggest: null };
     const api2 = { ResultCount: 2, Results: [{ Title: 'a', StarRating: '4', Poster: {} }, { Title: 'B', StarRating: 3, Poster: { UserID: 2 }, Extra: 1 }], SpellSuggest: 'x' };
     expect(diffFields(legacy, api2)).toEqual([
-      { path: 'Results[].StarRating', kind: 'type' },
-      { path: 'Results[].Poster.UserID', kind: 'missing' },
-      { path: 'Results[].Title', kind: 'changed' },
-      { path: 'Results[].Extra', kind: 'extra' },
-      { path: 'SpellSuggest', kind: 'changed' },
+      { path: 'Results[].StarRating', kind: 'type', legacy: '4', api2: '"4"' },
+      { path: 'Results[].Poster.UserID', kind: 'missing', legacy: '[redacted]', api2: '[redacted]' },
+      { path: 'Results[].Title', kind: 'changed', legacy: '"b"', api2: '"B"' },
+      { path: 'Results[].Extra', kind: 'extra', legacy: '(absent)', api2: '1' },
+      { path: 'SpellSuggest', kind: 'changed', legacy: 'null', api2: '"x"' },
     ]);
+  });
+
+  it('cuts long values and never shows a user name, password or key', () => {
+    const [long] = diffFields({ Description: 'x'.repeat(500) }, { Description: 'y'.repeat(500) });
+    expect(long?.legacy).toBe(`"${'x'.repeat(78)}…`);
+    expect(long?.legacy?.length).toBe(80);
+    for (const field of ['UserName', 'Password', 'api_key', 'Email', 'AuthToken']) {
+      expect(diffFields({ [field]: 'alice' }, { [field]: 'bob' })).toEqual([{ path: field, kind: 'changed', legacy: '[redacted]', api2: '[redacted]' }]);
+    }
+  });
+
+  it('keeps example pairs in fixed memory: the latest few per path, a bounded number of paths', () => {
+    const kept = new Map<string, DiffExample[]>();
+    for (let i = 0; i < 10_000; i++) keepExample(kept, { path: `Field${i % 50}`, legacy: `"${i}"`, api2: `"${i + 1}"`, time: String(i) });
+    expect(kept.size).toBe(EXAMPLE_PATHS);
+    expect([...kept.values()].every((list) => list.length === EXAMPLES_PER_PATH)).toBe(true);
+    expect(kept.get('Field0')?.map((e) => e.legacy)).toEqual(['"9850"', '"9900"', '"9950"']);
   });
 
   it('finds nothing in equal answers and skips ignored paths', () => {
     expect(diffFields({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] })).toEqual([]);
     expect(diffFields({ a: 1, b: 2 }, { a: 9, b: 2 }, new Set(['a']))).toEqual([]);
-    expect(diffFields([1, 2], [1])).toEqual([{ path: '(root).length', kind: 'changed' }]);
+    expect(diffFields([1, 2], [1])).toEqual([{ path: '(root).length', kind: 'changed', legacy: '2', api2: '1' }]);
   });
 });
 

@@ -12,6 +12,7 @@ import type { Judgement } from './judgement/types.js';
 import type { LiveWindow } from './live-counters.js';
 import type { Evidence } from './readiness.js';
 import type { RolloutSnapshot } from './rollout/runner.js';
+import type { DiffExample } from '../traffic/diff-examples.js';
 
 export interface ConsoleRoute {
   /** The mode in force (a rollout's step, else the configured mode). */
@@ -42,6 +43,8 @@ export interface ConsoleModel {
   readonly configHash: string;
   /** Epoch ms the config version in force came into force: the evidence starts here (or 15 minutes ago). */
   readonly configSince: number;
+  /** Recent example pairs of the differing paths, per operation (this replica's comparisons under the config in force). */
+  readonly differences: ReadonlyArray<{ readonly operation: string; readonly examples: readonly DiffExample[] }>;
 }
 
 /** The evidence of each operation from a live window (the same shape the report builds from the log). */
@@ -68,7 +71,7 @@ function routeOf(config: GatewayConfig, operation: string, rollout: RolloutSnaps
   };
 }
 
-export function consoleModel(judged: JudgedNow, config: GatewayConfig, rollout?: RolloutSnapshot): ConsoleModel {
+export function consoleModel(judged: JudgedNow, config: GatewayConfig, rollout?: RolloutSnapshot, differences: ConsoleModel['differences'] = []): ConsoleModel {
   const { window } = judged;
   const evidence = evidenceOfWindow(window);
   const labels = config.observability.clientLabels;
@@ -84,5 +87,6 @@ export function consoleModel(judged: JudgedNow, config: GatewayConfig, rollout?:
     clientsKnown: config.observability.log.enabled,
     configHash: judged.configHash,
     configSince: judged.configSince,
+    differences: differences.filter((d) => d.examples.length > 0),
   };
 }

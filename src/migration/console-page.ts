@@ -35,6 +35,15 @@ function routeCells(op: ConsoleOperation) {
   return html`<td data-field="mode" data-value="${route.mode}">${route.mode}${route.fallback ? ' (fallback)' : ''}</td><td class="n" data-field="canaryPercent" data-value="${route.canaryPercent ?? ''}">${route.canaryPercent === null ? '-' : `${route.canaryPercent}%`}</td><td class="n" data-field="shadowSampleRate" data-value="${route.shadowSampleRate ?? ''}">${route.shadowSampleRate === null ? '-' : `${Math.round(route.shadowSampleRate * 1000) / 10}%`}</td>`;
 }
 
+/** Differences you can read: the legacy value beside the api2 value at each differing path, recent first. */
+function renderDifferences(model: ConsoleModel) {
+  if (model.differences.length === 0) return '';
+  const rows = model.differences.flatMap(({ operation, examples }) =>
+    examples.map((e) => html`<tr data-operation="${operation}" data-path="${e.path}"><td>${operation}</td><td>${e.path}</td><td data-field="legacy"><code>${e.legacy}</code></td><td data-field="api2"><code>${e.api2}</code></td><td>${e.time}</td></tr>`),
+  );
+  return html`<h2>Differences</h2><p class="muted">Recent shadow comparisons of this replica under the config in force: each differing path's legacy value beside api2's (cut to 80 characters; user names and secrets never shown).</p><table id="differences"><thead><tr><th>operation</th><th>path</th><th>legacy</th><th>api2</th><th>when</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 function scopeText(model: ConsoleModel): string {
   return model.scope === 'fleet'
     ? 'Counters of the whole fleet: every replica, summed through Redis.'
@@ -65,6 +74,7 @@ export function renderConsole(model: ConsoleModel, refreshSeconds: number, rollo
 <h2>Operations</h2>
 <p class="muted">One state per operation, judged by the rollout gates (a plan's, else its default plan's) on the evidence of the config version and step in force: the same states /admin/rollout, /admin/traffic, /metrics and the migration report show. Latencies are fixed-bucket bounds (≤).</p>
 <table id="operations"><thead><tr><th>operation</th><th>mode in force</th><th>canary</th><th>shadow sample</th>${READINESS_HTML_HEADERS}</tr></thead><tbody>${rows}</tbody></table>
+${renderDifferences(model)}
 ${renderRolloutSection(rollout, nowMs, judgements)}
 <h2>Clients held back</h2>
 ${clientSection}`;
@@ -78,7 +88,12 @@ ${clientSection}`;
 const REFRESH_SECONDS = 5;
 
 /** The console as an admin view at `/admin`, on the config in force and the one judgement of each operation. */
-export function consoleView(judge: JudgementSource, active: () => ActiveConfig | undefined, rollout: () => RolloutSnapshot | undefined = () => undefined): AdminView {
+export function consoleView(
+  judge: JudgementSource,
+  active: () => ActiveConfig | undefined,
+  rollout: () => RolloutSnapshot | undefined = () => undefined,
+  differences: () => ConsoleModel['differences'] = () => [],
+): AdminView {
   return {
     path: '/admin',
     type: 'html',
@@ -87,7 +102,7 @@ export function consoleView(judge: JudgementSource, active: () => ActiveConfig |
       const judged = await judge();
       const now = active();
       if (!judged || !now) return '<!doctype html><title>Migration console</title><p>starting</p>';
-      return renderConsole(consoleModel(judged, now.config, snapshot), REFRESH_SECONDS, snapshot, Date.now(), judged.judgements);
+      return renderConsole(consoleModel(judged, now.config, snapshot, differences()), REFRESH_SECONDS, snapshot, Date.now(), judged.judgements);
     },
   };
 }

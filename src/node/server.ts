@@ -121,7 +121,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       { path: '/admin/config', render: () => (generations ? configView(generations.active) : {}) },
       { path: '/admin/traffic', render: async () => (generations ? trafficView(generations.active, routeInForce()!, await judge()) : {}) },
       { path: rolloutRoutes.view.path, render: async () => rolloutAdminView(rollout?.snapshot(), await judge()) },
-      consoleView(judge, () => generations?.active, () => rollout?.snapshot()),
+      consoleView(judge, () => generations?.active, () => rollout?.snapshot(), () => generations?.active.traffic?.shadow?.snapshot() ?? []),
     ],
     // The pools of the config in force (a retired generation's pools drain and close on their own).
     () => (generations?.active.upstreams ?? []).flatMap((upstream) => (upstream.stats ? [{ name: upstream.name, stats: upstream.stats() }] : [])),

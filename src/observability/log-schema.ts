@@ -132,6 +132,7 @@ export const SHADOW_FIELDS = [
   field('reason', 'string', 'optional', 'why the comparison was skipped'),
   field('diffs', 'paths', 'optional', 'field paths blamed on the mapping'),
   field('noise', 'paths', 'optional', 'field paths legacy itself varied on'),
+  field('examples', 'string', 'optional', 'the values of each differing path (the line has them in `diffs[].legacy` / `diffs[].api2`: cut to 80 characters, user names and secrets `[redacted]`), stored as JSON text `[{"path","legacy","api2"}]`'),
 ] as const;
 
 /** What a circuit breaker's transition line (`"msg":"breaker"`, src/node/server.ts onBreaker) adds. */

@@ -12,7 +12,7 @@ import { LatencySketch } from './latency-sketch.js';
 import { parseLine } from './parse-record.js';
 import { ScopedEvidence } from './scoped-evidence.js';
 import type { RolloutLine } from './rollout-lines.js';
-import type { BrokenLine, ClientUse, LogRecord, ShadowLine } from './types.js';
+import type { BrokenLine, ClientUse, LogRecord, PathExample, ShadowLine } from './types.js';
 
 const KEEP_BROKEN = 100;
 /** Distinct shadow field paths (or skip reasons) kept per operation; the rest are counted under OTHER_KEY. */
@@ -30,6 +30,28 @@ export interface ShadowAgg {
   readonly noise: Map<string, number>;
   /** Skip reason → comparisons skipped for it. */
   readonly skipReasons: Map<string, number>;
+  /** The EXAMPLE_LINES latest comparisons that gave values (by time, then id, newest first). */
+  readonly examples: ExampleLine[];
+}
+
+/** A comparison's values of its differing paths. */
+export interface ExampleLine {
+  readonly time: number;
+  readonly id: string;
+  readonly examples: readonly PathExample[];
+}
+
+/** Comparisons with values kept per operation for the report's example pairs (every source keeps the same ones). */
+export const EXAMPLE_LINES = 10;
+
+/** Keeps `line` among the EXAMPLE_LINES latest (time, then id, descending). */
+export function keepExampleLine(kept: ExampleLine[], line: ExampleLine): void {
+  const after = (a: ExampleLine, b: ExampleLine): boolean => a.time > b.time || (a.time === b.time && a.id > b.id);
+  if (kept.length >= EXAMPLE_LINES && !after(line, kept[kept.length - 1]!)) return;
+  let at = kept.findIndex((k) => after(line, k));
+  if (at < 0) at = kept.length;
+  kept.splice(at, 0, line);
+  if (kept.length > EXAMPLE_LINES) kept.pop();
 }
 
 /** One (operation, mode) cell. */
@@ -265,6 +287,7 @@ export class Aggregator {
       case 'skipped': bump(shadow.skipReasons, line.reason ?? '(no reason given)'); shadow.skipped++; break;
     }
     this.scoped.addShadow(line.config ?? '', line.operation, line.routeMode ?? '', line.outcome, line.time);
+    if (line.examples && line.examples.length > 0) keepExampleLine(shadow.examples, { time: line.time, id: line.id ?? '', examples: line.examples });
     countPaths(shadow.fields, line.diffs);
     countPaths(shadow.noise, line.noise);
   }
@@ -379,7 +402,7 @@ function newOperation(index: number): OperationAgg {
     cache: { hit: 0, miss: 0, stale: 0, bypass: 0 },
     routeModes: new Map(),
     fallbacks: 0,
-    shadow: { equal: 0, differing: 0, skipped: 0, fields: new Map(), noise: new Map(), skipReasons: new Map() },
+    shadow: { equal: 0, differing: 0, skipped: 0, fields: new Map(), noise: new Map(), skipReasons: new Map(), examples: [] },
   };
 }
 

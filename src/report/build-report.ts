@@ -13,8 +13,10 @@ import { judgeOperation } from '../migration/judgement/judge.js';
 import { headline, stateCounts } from '../migration/judgement/headline.js';
 import type { Judgement } from '../migration/judgement/types.js';
 import { judgeReport } from './judge-report.js';
+import { EXAMPLES_PER_PATH } from '../traffic/diff-examples.js';
 import { LatencySketch } from './latency-sketch.js';
 import { rolloutReports } from './rollout-lines.js';
+import type { PathExample } from './types.js';
 import type { Blocker, ClientReport, ClientUse, ModeReport, OperationReport, PathCount, Report, ReportOptions, ShadowReport, TimelineBucket } from './types.js';
 
 /** Entries of the top lists of a shadow report. */
@@ -190,10 +192,26 @@ export function shadowReport(shadow: ShadowAgg): ShadowReport {
     agreement: compared === 0 ? null : shadow.equal / compared,
     topFields: top(shadow.fields),
     noiseFields: top(shadow.noise),
+    examples: examplesOf(shadow),
     skipReasons: sortedCounts(shadow.skipReasons)
       .slice(0, TOP)
       .map(([reason, count]) => ({ reason, count })),
   };
+}
+
+/** At most EXAMPLES_PER_PATH pairs per path, from the latest comparisons first. */
+function examplesOf(shadow: ShadowAgg): Array<PathExample & { time: string }> {
+  const perPath = new Map<string, number>();
+  const out: Array<PathExample & { time: string }> = [];
+  for (const line of shadow.examples) {
+    for (const example of line.examples) {
+      const n = perPath.get(example.path) ?? 0;
+      if (n >= EXAMPLES_PER_PATH) continue;
+      perPath.set(example.path, n + 1);
+      out.push({ ...example, time: new Date(line.time).toISOString() });
+    }
+  }
+  return out;
 }
 
 function clientReport(id: string, client: ClientAgg): ClientReport {

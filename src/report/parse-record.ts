@@ -18,7 +18,7 @@ import { BREAKER_FIELDS, ENVELOPE_FIELDS, INVALID, ORIGIN_FIELDS, RECORD_FIELDS,
 import type { LogFieldSpec } from '../observability/log-schema.js';
 import { rolloutLineOf } from './rollout-lines.js';
 import type { RolloutLine } from './rollout-lines.js';
-import type { LogRecord, ShadowLine } from './types.js';
+import type { LogRecord, PathExample, ShadowLine } from './types.js';
 
 /** A line's declared fields as read (`readField`): what the report counts and what ClickHouse stores. */
 export type LineFields = Readonly<Record<string, unknown>>;
@@ -132,11 +132,25 @@ function shadowFromFields(raw: Record<string, unknown>): ParsedLine {
   if (diffs === undefined) return invalidShadow('diffs');
   const noise = pathsOf(raw['noise'], (n) => n);
   if (noise === undefined) return invalidShadow('noise');
+  const examples = examplesOf(raw['diffs']);
+  if (examples.length > 0) fields['examples'] = JSON.stringify(examples);
   return {
     kind: 'shadow',
-    shadow: { time, config: fields['config'] as string | undefined, routeMode: fields['routeMode'] as string | undefined, operation, outcome: outcome as ShadowLine['outcome'], reason: reason as string | undefined, diffs, noise },
+    shadow: { time, id: fields['id'] as string | undefined, config: fields['config'] as string | undefined, routeMode: fields['routeMode'] as string | undefined, operation, outcome: outcome as ShadowLine['outcome'], reason: reason as string | undefined, diffs, noise, examples },
     fields,
   };
+}
+
+/** The diffs' values (`legacy`, `api2` text beside a path), where the writer gave them. */
+function examplesOf(diffs: unknown): PathExample[] {
+  if (!Array.isArray(diffs)) return [];
+  const examples: PathExample[] = [];
+  for (const d of diffs as unknown[]) {
+    if (typeof d !== 'object' || d === null) continue;
+    const { path, legacy, api2 } = d as Record<string, unknown>;
+    if (typeof path === 'string' && typeof legacy === 'string' && typeof api2 === 'string') examples.push({ path, legacy, api2 });
+  }
+  return examples;
 }
 
 /** An absent list is empty; a list whose every entry gives a non-empty string path, those paths; else undefined. */

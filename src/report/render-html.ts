@@ -104,7 +104,16 @@ function shadowTable(report: Report): Html | '' {
         pathList(op.shadow.noiseFields),
       ]}</tr>`,
   );
-  return html`<h2>Shadow comparisons</h2><p class="muted">Legacy answered; api2 was called in the background and both answers compared field by field. Agreement needed: ${formatPercent(THRESHOLDS.minAgreement)} over at least ${formatCount(THRESHOLDS.minShadowComparisons)} comparisons. Noise: fields legacy itself varied on, not blamed on the mapping.</p><table id="shadow"><thead><tr><th>operation</th><th>compared</th><th>equal</th><th>differ</th><th>skipped</th><th>agreement</th><th>top differing fields</th><th>noise (legacy varies)</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<h2>Shadow comparisons</h2><p class="muted">Legacy answered; api2 was called in the background and both answers compared field by field. Agreement needed: ${formatPercent(THRESHOLDS.minAgreement)} over at least ${formatCount(THRESHOLDS.minShadowComparisons)} comparisons. Noise: fields legacy itself varied on, not blamed on the mapping.</p><table id="shadow"><thead><tr><th>operation</th><th>compared</th><th>equal</th><th>differ</th><th>skipped</th><th>agreement</th><th>top differing fields</th><th>noise (legacy varies)</th></tr></thead><tbody>${rows}</tbody></table>${examplesTable(shadowed)}`;
+}
+
+/** The differences you can read: per operation and path, recent pairs of the legacy value beside the api2 value. */
+function examplesTable(shadowed: readonly OperationReport[]): Html | '' {
+  const rows = shadowed.flatMap((op) =>
+    op.shadow.examples.map((e) => html`<tr data-operation="${op.operation}" data-path="${e.path}"><td>${op.operation}</td><td>${e.path}</td><td data-field="legacy"><code>${e.legacy}</code></td><td data-field="api2"><code>${e.api2}</code></td><td>${e.time}</td></tr>`),
+  );
+  if (rows.length === 0) return '';
+  return html`<h3>Differences: example pairs</h3><p class="muted">The latest comparisons' values at each differing path (cut to 80 characters; user names and secrets never shown).</p><table id="diff-examples"><thead><tr><th>operation</th><th>path</th><th>legacy</th><th>api2</th><th>when</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function clientsTable(report: Report): Html {

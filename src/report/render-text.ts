@@ -89,6 +89,11 @@ export function renderText(report: Report): string {
         new Set([1, 2, 3, 4, 5]),
       ),
     );
+    const withExamples = shadowed.filter((op) => op.shadow.examples.length > 0);
+    if (withExamples.length > 0) {
+      out.push('', 'DIFFERENCES, EXAMPLE PAIRS (legacy value | api2 value; the latest comparisons)');
+      out.push(table(['operation', 'path', 'legacy', 'api2', 'when'], withExamples.flatMap((op) => op.shadow.examples.map((e) => [op.operation, e.path, e.legacy, e.api2, e.time]))));
+    }
   }
 
   out.push('', `PLAINHTTPCREDENTIALS: REDIRECT WOULD BREAK ${report.policy.redirect.length} CLIENT${report.policy.redirect.length === 1 ? '' : 'S'} (GET with credentials over plain http, JSON asked by Content-Type alone: a header dropped following the 308)`);

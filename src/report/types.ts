@@ -49,6 +49,16 @@ export interface ShadowLine {
   readonly diffs: readonly string[];
   /** Field paths legacy itself varied on. */
   readonly noise: readonly string[];
+  /** The line's own id (its row key), and the values of its differing paths. */
+  readonly id?: string | undefined;
+  readonly examples?: readonly PathExample[];
+}
+
+/** One differing path's values in one comparison, as shown (cut, private fields redacted: src/traffic/diff-examples.ts). */
+export interface PathExample {
+  readonly path: string;
+  readonly legacy: string;
+  readonly api2: string;
 }
 
 /** How the report is judged. */
@@ -89,6 +99,8 @@ export interface ShadowReport {
   readonly topFields: readonly PathCount[];
   /** Field paths legacy itself varied on (noise, not blamed): in how many comparisons, most first (at most 10). */
   readonly noiseFields: readonly PathCount[];
+  /** Recent example pairs of the differing paths (the latest comparisons that had some; at most 3 per path), newest first. */
+  readonly examples: ReadonlyArray<PathExample & { readonly time: string }>;
   /** Why comparisons were skipped, most first (at most 10). */
   readonly skipReasons: ReadonlyArray<{ readonly reason: string; readonly count: number }>;
 }

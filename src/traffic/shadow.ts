@@ -15,6 +15,8 @@ import type { Loss } from '../../mappings/types.js';
 import { diffFields } from './field-diff.js';
 import type { FieldDiff } from './field-diff.js';
 import { applyLosses } from './losses.js';
+import { keepExample } from './diff-examples.js';
+import type { DiffExample } from './diff-examples.js';
 
 export interface ShadowRecord {
   readonly kind: 'shadow';
@@ -45,6 +47,8 @@ export interface OperationShadowStats {
   readonly fields: Map<string, number>;
   /** Field path → how many comparisons found legacy itself varying on it. */
   readonly noise: Map<string, number>;
+  /** Field path → its latest example pairs (bounded: src/traffic/diff-examples.ts). */
+  readonly examples: Map<string, DiffExample[]>;
 }
 
 export interface ShadowSnapshot {
@@ -56,6 +60,8 @@ export interface ShadowSnapshot {
   readonly agreement: number | null;
   readonly topFields: ReadonlyArray<{ path: string; count: number }>;
   readonly noiseFields: ReadonlyArray<{ path: string; count: number }>;
+  /** Recent example pairs (legacy value, api2 value, time) of the top differing paths, newest first per path. */
+  readonly examples: readonly DiffExample[];
 }
 
 /** One answer, as the comparison needs it. */
@@ -144,6 +150,7 @@ export class ShadowComparator {
       agreement: s.compared === 0 ? null : s.equal / s.compared,
       topFields: top(s.fields),
       noiseFields: top(s.noise),
+      examples: top(s.fields).flatMap(({ path }) => [...(s.examples.get(path) ?? [])].reverse()),
     }));
   }
 
@@ -179,16 +186,20 @@ export class ShadowComparator {
 
   private finish(job: ShadowJob, result: Omit<ShadowRecord, 'kind' | 'time' | 'id' | 'operation' | 'requestId' | 'routeMode'>): void {
     let s = this.stats.get(job.operation);
-    if (!s) this.stats.set(job.operation, (s = { compared: 0, equal: 0, differing: 0, skipped: 0, fields: new Map(), noise: new Map() }));
+    if (!s) this.stats.set(job.operation, (s = { compared: 0, equal: 0, differing: 0, skipped: 0, fields: new Map(), noise: new Map(), examples: new Map() }));
+    const time = new Date().toISOString();
     if (result.outcome === 'skipped') s.skipped += 1;
     else {
       s.compared += 1;
       if (result.outcome === 'equal') s.equal += 1;
       else s.differing += 1;
     }
-    for (const d of result.diffs ?? []) s.fields.set(d.path, (s.fields.get(d.path) ?? 0) + 1);
+    for (const d of result.diffs ?? []) {
+      s.fields.set(d.path, (s.fields.get(d.path) ?? 0) + 1);
+      if (d.legacy !== undefined && d.api2 !== undefined) keepExample(s.examples, { path: d.path, legacy: d.legacy, api2: d.api2, time });
+    }
     for (const path of result.noise ?? []) s.noise.set(path, (s.noise.get(path) ?? 0) + 1);
-    this.options.onRecord?.({ kind: 'shadow', time: new Date().toISOString(), id: crypto.randomUUID(), requestId: job.requestId, operation: job.operation, ...(job.routeMode !== undefined ? { routeMode: job.routeMode } : {}), ...result });
+    this.options.onRecord?.({ kind: 'shadow', time, id: crypto.randomUUID(), requestId: job.requestId, operation: job.operation, ...(job.routeMode !== undefined ? { routeMode: job.routeMode } : {}), ...result });
   }
 }
 

@@ -4,7 +4,8 @@
  * (src/report/aggregate.ts), and the same code turns it into the report (build-report.ts): rates,
  * percentiles, verdicts and the order of every list are computed once for both sources.
  */
-import { Aggregator, addTold, takeLabel } from '../aggregate.js';
+import { Aggregator, EXAMPLE_LINES, addTold, keepExampleLine, takeLabel } from '../aggregate.js';
+import type { PathExample } from '../types.js';
 import { timelineStep } from '../build-report.js';
 import { EXACT_LIMIT } from '../latency-sketch.js';
 import { fixedIndexOfSketch } from '../../migration/latency-buckets.js';
@@ -27,7 +28,7 @@ const opt = (value: unknown): string | undefined => (value === null || value ===
 export async function countsFromClickHouse(target: ClickHouseTarget, name: string, final: boolean): Promise<Aggregator> {
   const agg = new Aggregator();
   const table = final ? `${name} FINAL` : name;
-  const [cells, otherForms, routeModes, minutes, uses, uncatalogued, outcomes, skipReasons, diffs, noise, breakerOpens, rollouts, scopedAnswers, scopedShadows] = await Promise.all([
+  const [cells, otherForms, routeModes, minutes, uses, uncatalogued, outcomes, skipReasons, diffs, noise, breakerOpens, rollouts, scopedAnswers, scopedShadows, exampleLines] = await Promise.all([
     select(target, sql.cellsSql(table)),
     select(target, sql.otherFormsSql(table)),
     select(target, sql.routeModesSql(table)),
@@ -42,7 +43,9 @@ export async function countsFromClickHouse(target: ClickHouseTarget, name: strin
     select(target, sql.rolloutsSql(table)),
     select(target, sql.scopedAnswersSql(table)),
     select(target, sql.scopedShadowsSql(table)),
+    select(target, sql.exampleLinesSql(table, EXAMPLE_LINES)),
   ]);
+  for (const [operation, time, id, examples] of exampleLines as Row[]) keepExampleLine(agg.operation(String(operation)).shadow.examples, { time: num(time), id: String(id), examples: JSON.parse(String(examples)) as PathExample[] });
   fillScoped(agg, scopedAnswers, scopedShadows);
   for (const [line] of rollouts as Row[]) agg.rollouts.push(JSON.parse(String(line)) as RolloutLine);
   agg.breakerOpens = num((breakerOpens as Row[])[0]?.[0] ?? 0);

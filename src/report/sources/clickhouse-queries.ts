@@ -118,3 +118,7 @@ ${routed(table)} GROUP BY config, operation, rm, mode, bucket`;
 /** The judgement's comparisons: per config version, operation, route mode in force and outcome, how many and the latest time. */
 export const scopedShadowsSql = (table: string): string => `SELECT config, operation, ifNull(routeMode, '') AS rm, outcome, count(), max(time)
 ${shadows(table)} GROUP BY config, operation, rm, outcome`;
+
+/** The report's example pairs: per operation the latest comparisons with values (as aggregate.ts keepExampleLine keeps them). */
+export const exampleLinesSql = (table: string, lines: number): string => `SELECT operation, time, id, examples
+${shadows(table)} AND isNotNull(examples) AND examples != '' ORDER BY operation, time DESC, id DESC LIMIT ${lines} BY operation`;
