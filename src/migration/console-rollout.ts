@@ -51,8 +51,7 @@ export function renderRolloutSection(snapshot: RolloutSnapshot | undefined, nowM
     const { exposure } = view;
     const step = exposure.mode === 'canary' ? `canary ${exposure.canaryPercent} %` : exposure.mode;
     const since = view.state?.since ?? null;
-    const held = view.held.length;
-    const why = `${judgement?.detail ?? ''}${state === 'done' && held > 0 ? ` (except ${held} held client${held === 1 ? '' : 's'}: ${view.held.join(', ')})` : ''}`;
+    const why = judgement?.detail ?? '';
     const idle = view.holdsNobody ? html`<br><strong class="open" data-field="holdsNobody">${view.holdsNobody}</strong>` : '';
     return html`<tr data-operation="${view.operation}"><td>${view.operation}</td><td data-field="step" data-value="${positionKey(view.state?.at ?? 'legacy')}">${step}<br><span class="muted">${view.steps.map(positionLabel).join(' → ')}</span></td><td data-field="state" data-value="${state}">${STATE_TEXT[state]}<br><span class="muted">${why}</span>${idle}</td><td class="n" data-field="timeInStep" data-value="${since === null ? '' : nowMs - since}">${since === null ? '-' : seconds(nowMs - since)}</td><td data-field="lastEvaluation" data-value="${view.judged?.time ?? ''}">${view.judged ? html`${view.judged.time}${view.judged.by === 'lease holder' ? html` <span class="muted">(by the lease holder)</span>` : ''}${gateList(view.judged.gates)}` : html`<span class="muted">not evaluated yet</span>`}</td></tr>`;
   });

@@ -59,7 +59,9 @@ function judgeRollout(input: JudgementInput, rollout: RolloutFacts): Judgement {
     return { ...base, state: 'held', hold, detail: `${holdText(hold)} at ${positionLabel(at)}${why ? `: ${why}` : ''}`, next: nextForHold(operation, hold.gates) };
   }
   if (at !== 'legacy' && percentOf(at) === 100) {
-    return { ...base, state: 'done', detail: 'api2 answers every client (100 %); the gates keep watching', next: `Nothing to do. To end the rollout for good: remove the plan and set routes.${operation}.mode to "api2".` };
+    const held = plan.hold ?? [];
+    const detail = held.length > 0 ? `done except ${held.length} held client${held.length === 1 ? '' : 's'} (${held.join(', ')}): api2 answers every other client; the gates keep watching` : 'api2 answers every client (100 %); the gates keep watching';
+    return { ...base, state: 'done', detail, next: `Nothing to do. To end the rollout for good: remove the plan and set routes.${operation}.mode to "api2".` };
   }
   const missing = missingSamples(gates, plan);
   const frozen = rollout.frozen ? `; frozen: ${rollout.frozen}` : '';
