@@ -15,6 +15,8 @@ export interface ActiveConfig {
   readonly configHash: string;
   /** ISO time this generation was loaded. */
   readonly loadedAt: string;
+  /** 1 for the config the process started with (+1 per reload): nothing was counted under another before it. */
+  readonly version?: number;
 }
 
 export interface JudgedNow {
@@ -33,7 +35,7 @@ export function judgementSource(live: LiveCounters, active: () => ActiveConfig |
   return async () => {
     const generation = active();
     if (!generation) return undefined;
-    if (current?.hash !== generation.configHash) current = { hash: generation.configHash, since: Date.parse(generation.loadedAt) || now() };
+    if (current?.hash !== generation.configHash) current = { hash: generation.configHash, since: generation.version === 1 ? 0 : Date.parse(generation.loadedAt) || now() };
     // Whole buckets after the config came into force: nothing counted under the one before it.
     const from = Math.ceil(current.since / live.bucketMs) * live.bucketMs;
     const window = await live.window(Math.max(from, now() - live.spanMs));
