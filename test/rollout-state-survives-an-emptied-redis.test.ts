@@ -105,7 +105,8 @@ describe('a rollout over an emptied Redis', () => {
     const lines = (await Promise.all(['a', 'b'].map((name) => readFile(join(dir, `${name}.log`), 'utf8'))))
       .flatMap((text) => text.split('\n').filter(Boolean))
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line['msg'] === 'rollout' && line['kind'] === 'restored');
+      .filter((line) => line['msg'] === 'rollout' && line['kind'] === 'restored')
+      .sort((x, y) => Number(x['time']) - Number(y['time']));
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatchObject({ operation: 'recipes.search', from: 'legacy', to: 'legacy', status: 'rolled-back', by: 'controller' });
   }, 120_000);
