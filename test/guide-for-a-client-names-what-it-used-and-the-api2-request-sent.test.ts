@@ -17,7 +17,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayConfigInput } from '../src/config/schema.js';
 import { SANDBOX_BEHAVIOUR } from '../src/sandbox/behaviour.js';
 import { clientHashLines } from '../src/report/client-hash.js';
-import { nodeHmacSha256 } from '../src/node/hmac.js';
+import { nodeHmacSha256 } from '../src/request/hmac-node.js';
 import { ingest } from '../src/report/sources/clickhouse-ingest.js';
 import { clickHouseTarget } from '../src/report/sources/clickhouse-http.js';
 import { startApi2Sandbox } from '../src/sandbox/api2-start.js';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
 import type { GatewayConfigInput } from '../src/config/schema.js';
 import { clientHashLines } from '../src/report/client-hash.js';
-import { nodeHmacSha256 } from '../src/node/hmac.js';
+import { nodeHmacSha256 } from '../src/request/hmac-node.js';
 import { renderHtml } from '../src/report/render-html.js';
 import { renderText } from '../src/report/render-text.js';
 import { reportFrom, reportFromInputs } from '../src/report/run.js';

@@ -4,7 +4,7 @@
  * step, at 100 % too, where the rollout says "done except 1 held client".
  */
 import { describe, expect, it } from 'vitest';
-import { nodeHmacSha256 } from '../src/node/hmac.js';
+import { nodeHmacSha256 } from '../src/request/hmac-node.js';
 import { hashClient } from '../src/request/identity.js';
 import { closedAfterEachTest } from './support/cleanup.js';
 import { send } from './support/http.js';

@@ -9,7 +9,7 @@ import type { ServerResponse } from 'node:http';
 import type { RuntimeBindings } from '../gateway/env.js';
 import type { AbortSignalLike } from '../upstream/types.js';
 import { normaliseTarget } from '../http/target.js';
-import { nodeHmacSha256 } from './hmac.js';
+import { nodeHmacSha256 } from '../request/hmac-node.js';
 import { arrivalOf } from './listener.js';
 import type { ArrivingRequest } from './listener.js';
 

@@ -16,7 +16,7 @@ import { consoleView } from '../migration/console-page.js';
 import { judgementSource } from '../migration/judgement/source.js';
 import { rolloutAdminView } from '../migration/judgement/admin-views.js';
 import { routesInForce } from '../migration/rollout/route-in-force.js';
-import { migrationMetrics } from '../observability/node/migration-metrics.js';
+import { migrationMetrics } from '../migration/node/migration-metrics.js';
 import { createLiveCounters } from '../migration/live-counters.js';
 import type { LiveCounters } from '../migration/live-counters.js';
 import { createAdminApp } from '../observability/admin-routes.js';

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfigFile } from '../node/config-file.js';
-import { nodeHmacSha256 } from '../node/hmac.js';
+import { nodeHmacSha256 } from '../request/hmac-node.js';
 import { clientHashLines, GATEWAY_HASH_KEY, hashKeyFromEnv, hashKeyOfGateway, labelError } from './client-hash.js';
 import type { HashKeyChoice } from './client-hash.js';
 import { readLines } from './read-lines.js';

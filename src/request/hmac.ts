@@ -1,7 +1,7 @@
 /**
  * HMAC-SHA256, the keyed hash of the usage log's client and user hashes and of the cache keys'
  * secrets. The core never computes it itself: each runtime hands it in with its bindings
- * (RuntimeBindings.hmacSha256: node:crypto on Node, src/node/hmac.ts; @noble/hashes on the edge,
+ * (RuntimeBindings.hmacSha256: node:crypto on Node, src/request/hmac-node.ts; @noble/hashes on the edge,
  * src/edge/hmac.ts). Why these two: docs/deploy.md, "HMAC".
  */
 

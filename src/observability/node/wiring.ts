@@ -15,7 +15,7 @@ import type { Registry } from 'prom-client';
 import type { AdminAction, AdminRoutes, AdminView } from '../admin-routes.js';
 import { fanOut } from '../fan-out.js';
 import { adminAccess } from './admin-access.js';
-import { nodeHmacSha256 } from '../../node/hmac.js';
+import { nodeHmacSha256 } from '../../request/hmac-node.js';
 import { identifierFromConfig } from '../../request/identity.js';
 import type { Identifier } from '../../request/identity.js';
 import { createPrometheusMetrics } from './prometheus.js';

@@ -23,9 +23,9 @@ import type { GatewayConfig } from '../../config/schema.js';
 import type { RequestRecord } from '../../gateway/request-record.js';
 import type { BreakerState } from '../../traffic/breaker.js';
 import type { ShadowRecord } from '../../traffic/shadow.js';
-import type { RouteLookup } from '../../migration/rollout/route-in-force.js';
-import type { JudgementSource } from '../../migration/judgement/source.js';
-import { OPERATION_STATES } from '../../migration/judgement/types.js';
+import type { RouteLookup } from '../rollout/route-in-force.js';
+import type { JudgementSource } from '../judgement/source.js';
+import { OPERATION_STATES } from '../judgement/types.js';
 
 const BREAKER_STATES: readonly BreakerState[] = ['closed', 'open', 'half-open'];
 const OUTCOMES = { equal: 'agreed', differ: 'differed', skipped: 'skipped' } as const;
