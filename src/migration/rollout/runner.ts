@@ -89,6 +89,8 @@ export class RolloutRunner {
   private leader = false;
   private frozen: string | null = null;
   private lastEvaluation: number | null = null;
+  /** When the config in force came into force here (0: this process started with it). */
+  private configSince = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -121,6 +123,8 @@ export class RolloutRunner {
   /** A new config (hot reload): its plans from now on; a changed plan is applied at once. */
   async reload(config: GatewayConfig): Promise<void> {
     const before = this.plans;
+    // Another config (a fixed mapping setting, a shadow ignore...) may answer otherwise: its steps are judged on what came after it.
+    if (JSON.stringify(config) !== JSON.stringify(this.config)) this.configSince = this.now();
     this.config = config;
     this.plans = plansOf(config);
     for (const id of before.keys()) {
@@ -302,8 +306,8 @@ export class RolloutRunner {
   private async evidence(id: OperationId, state: RolloutState, now: number): Promise<{ step: WindowEvidence; recent: WindowEvidence } | undefined> {
     const { counters } = this.options;
     const bucket = counters.bucketMs;
-    // Whole buckets after the step began: nothing counted before a move is judged after it.
-    const from = Math.ceil(state.since / bucket) * bucket;
+    // Whole buckets after the step began and the config came into force: nothing counted before a move or a config change is judged after it.
+    const from = Math.ceil(Math.max(state.since, this.configSince) / bucket) * bucket;
     const [step, recent] = await Promise.all([counters.window(from), counters.window(Math.max(from, now - this.config.rollout.evaluationMs))]);
     if (counters.scope === 'fleet' && (step.scope !== 'fleet' || recent.scope !== 'fleet')) return undefined;
     const pick = (window: Awaited<ReturnType<EvidenceSource['window']>>): WindowEvidence => ({
