@@ -2,7 +2,9 @@
  * A rollout that moves a route off api2 leaves none of api2's pages behind: a route at 100 %
  * stores api2's pages, api2 starts to differ, the route is rolled back, api2 is fixed and the
  * route promoted to 100 % again: no answer after the rollback carries a field api2 gave before it
- * (the cache on, as in production), and pages are served from the cache again afterwards.
+ * (the cache on, as in production), and pages are served from the cache again afterwards. Half
+ * the searches ask the same few pages (cached, served as HITs), half a new page each (filled and
+ * compared, so the gates keep seeing api2's answers).
  */
 import { describe, expect, it } from 'vitest';
 import { closedAfterEachTest } from './support/cleanup.js';
@@ -39,8 +41,10 @@ describe('a move off api2', () => {
         const user = USERS[i % USERS.length];
         const headers: Record<string, string> = { accept: 'application/json' };
         if (user) headers['authorization'] = basic(user, `${user}-pass`);
+        // Every other request asks a page not asked before: api2 fills it and it is compared, so the gates see the difference.
+        const page = i % 2 === 0 ? 1 : 2 + Math.floor(i / 2);
         const startedAt = Date.now();
-        const res = await send(gateway.origin, { target: `/recipes?title_kw=${WORDS[i % WORDS.length]}&rpp=5&api_key=sandbox-free-key`, headers });
+        const res = await send(gateway.origin, { target: `/recipes?title_kw=${WORDS[i % WORDS.length]}&rpp=5&pg=${page}&api_key=sandbox-free-key`, headers });
         answers.push({ startedAt, body: res.text(), cache: res.headers['x-cache'] as string | undefined });
       }
     };
