@@ -50,7 +50,15 @@ function scopeText(model: ConsoleModel): string {
     : 'Counters of this replica only (no shared Redis configured, or Redis out): other replicas are not shown.';
 }
 
-export function renderConsole(model: ConsoleModel, refreshSeconds: number, rollout?: RolloutSnapshot, nowMs = model.toMs, judgements: readonly Judgement[] = model.operations.map((op) => op.judgement)): string {
+/** `panel`: HTML of the runtime's own controls shown under the headline (the sandbox's fault form), written as given. */
+export function renderConsole(
+  model: ConsoleModel,
+  refreshSeconds: number,
+  rollout?: RolloutSnapshot,
+  nowMs = model.toMs,
+  judgements: readonly Judgement[] = model.operations.map((op) => op.judgement),
+  panel = '',
+): string {
   const minutes = Math.round((model.toMs - model.fromMs) / 60_000);
   const since = model.configSince > model.fromMs ? `since config ${model.configHash} came into force at ${new Date(model.configSince).toISOString()}` : `last ${minutes} minutes, config ${model.configHash}`;
   const rows = model.operations.map((op) => html`<tr data-operation="${op.operation}"><td>${op.operation}</td>${routeCells(op)}${readinessHtmlCells(op)}</tr>`);
@@ -70,6 +78,7 @@ export function renderConsole(model: ConsoleModel, refreshSeconds: number, rollo
 <p id="scope" data-scope="${model.scope}">${scopeText(model)}</p>
 <p id="window" data-from="${model.fromMs}" data-to="${model.toMs}" data-config="${model.configHash}">Evidence of the config version in force (${since}): ${new Date(model.fromMs).toISOString()} to ${new Date(model.toMs).toISOString()}. Refreshes every ${refreshSeconds} s.</p>
 <p id="headline"><strong>${model.headline}</strong></p>
+${raw(panel)}
 <p id="breaker">api2 circuit breaker (this replica): <span class="${breaker === 'closed' ? '' : 'open'}" data-field="api2BreakerState" data-value="${breaker}">${breaker}</span>; opened <span data-field="api2BreakerOpens" data-value="${model.api2BreakerOpens}">${formatCount(model.api2BreakerOpens)}</span> times in the window.</p>
 <h2>Operations</h2>
 <p class="muted">One state per operation, judged by the rollout gates (a plan's, else its default plan's) on the evidence of the config version and step in force: the same states /admin/rollout, /admin/traffic, /metrics and the migration report show. Latencies are fixed-bucket bounds (≤).</p>
@@ -93,6 +102,7 @@ export function consoleView(
   active: () => ActiveConfig | undefined,
   rollout: () => RolloutSnapshot | undefined = () => undefined,
   differences: () => ConsoleModel['differences'] = () => [],
+  panel: () => string = () => '',
 ): AdminView {
   return {
     path: '/admin',
@@ -102,7 +112,7 @@ export function consoleView(
       const judged = await judge();
       const now = active();
       if (!judged || !now) return '<!doctype html><title>Migration console</title><p>starting</p>';
-      return renderConsole(consoleModel(judged, now.config, snapshot, differences()), REFRESH_SECONDS, snapshot, Date.now(), judged.judgements);
+      return renderConsole(consoleModel(judged, now.config, snapshot, differences()), REFRESH_SECONDS, snapshot, Date.now(), judged.judgements, panel());
     },
   };
 }

@@ -20,6 +20,7 @@ import { migrationMetrics } from '../migration/node/migration-metrics.js';
 import { createLiveCounters } from '../migration/live-counters.js';
 import type { LiveCounters } from '../migration/live-counters.js';
 import { createAdminApp } from '../observability/admin-routes.js';
+import type { AdminAction, AdminView } from '../observability/admin-routes.js';
 import { fanOut } from '../observability/fan-out.js';
 import { adminAccess } from '../observability/node/admin-access.js';
 import { createNodeObservability } from '../observability/node/wiring.js';
@@ -99,6 +100,8 @@ export interface StartOptions {
   readonly onShadow?: (record: ShadowRecord) => void;
   /** false in a cluster worker: the primary serves the admin listener, metrics aggregated (src/node/cluster.ts). */
   readonly serveAdmin?: boolean;
+  /** More admin views and actions (the sandbox's fault control), and a panel the console shows (HTML). */
+  readonly extraAdmin?: { readonly views?: readonly AdminView[]; readonly actions?: readonly AdminAction[]; readonly consolePanel?: () => string };
 }
 
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
@@ -121,14 +124,15 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       { path: '/admin/config', render: () => (generations ? configView(generations.active) : {}) },
       { path: '/admin/traffic', render: async () => (generations ? trafficView(generations.active, routeInForce()!, await judge()) : {}) },
       { path: rolloutRoutes.view.path, render: async () => rolloutAdminView(rollout?.snapshot(), await judge()) },
-      consoleView(judge, () => generations?.active, () => rollout?.snapshot(), () => generations?.active.traffic?.shadow?.snapshot() ?? []),
+      consoleView(judge, () => generations?.active, () => rollout?.snapshot(), () => generations?.active.traffic?.shadow?.snapshot() ?? [], options.extraAdmin?.consolePanel),
+      ...(options.extraAdmin?.views ?? []),
     ],
     // The pools of the config in force (a retired generation's pools drain and close on their own).
     () => (generations?.active.upstreams ?? []).flatMap((upstream) => (upstream.stats ? [{ name: upstream.name, stats: upstream.stats() }] : [])),
     fleet.status,
     // The usage log's `config` field: the content hash of the config in force.
     () => generations?.active.configHash ?? '',
-    [rolloutRoutes.action],
+    [rolloutRoutes.action, ...(options.extraAdmin?.actions ?? [])],
   );
   const migration = observability.metricsRegistry
     ? migrationMetrics(observability.metricsRegistry, { active: () => generations?.active, breakers: () => generations?.active.traffic?.breakers ?? {}, route: routeInForce, judge })

@@ -21,9 +21,14 @@ export interface AdminView {
   render(): unknown;
 }
 
-/** An admin action: a POST at a path (Hono pattern, e.g. `/admin/rollout/:operation/:action`), answered in JSON. */
+/**
+ * An admin action: a POST at a path (Hono pattern, e.g. `/admin/rollout/:operation/:action`), answered in JSON.
+ * `returnTo`: a plain HTML form's POST (urlencoded) that succeeded is answered 303 to this page
+ * (the console), so the page works without JavaScript.
+ */
 export interface AdminAction {
   readonly path: string;
+  readonly returnTo?: string;
   /** `input`: the query's text values, then the body's (a JSON object or a form), the body's first. */
   handle(params: Readonly<Record<string, string>>, input: Readonly<Record<string, string>>): Promise<{ readonly status: number; readonly body: object }>;
 }
@@ -89,7 +94,9 @@ function routeAdminViews(app: Hono<any>, admin: AdminRoutes): void {
   }
   for (const action of admin.actions ?? []) {
     app.post(action.path, async (c) => {
+      const form = (c.req.header('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
       const { status, body } = await action.handle(c.req.param() as Record<string, string>, await actionInput(c.req.raw, c.req.query()));
+      if (form && action.returnTo && status < 400) return c.redirect(action.returnTo, 303);
       return c.json(body, status as 200, { 'cache-control': 'no-store' });
     });
   }

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { createApi2SandboxApp } from './api2-app.js';
 import { Api2Store } from './api2-store.js';
+import { Api2Faults } from './api2-faults.js';
 
 export interface StartedApi2Sandbox {
   /** `https://127.0.0.1:<port>`, no trailing slash. */
@@ -29,6 +30,8 @@ export interface StartedApi2Sandbox {
   /** caPem written to a temp file. */
   readonly caFile: string;
   readonly store: Api2Store;
+  /** Faults on demand (api2-faults.ts): none until set. */
+  readonly faults: Api2Faults;
   /** Stops listening, closes every connection and removes caFile. */
   close(): Promise<void>;
 }
@@ -39,6 +42,8 @@ export interface Api2SandboxOptions {
   readonly store?: Api2Store;
   /** Sees every request before it is answered (tests record and validate them). */
   readonly onRequest?: (request: SeenApi2Request) => void;
+  /** The faults applied to its answers (default: a fresh, inactive set). */
+  readonly faults?: Api2Faults;
 }
 
 export interface SeenApi2Request {
@@ -60,7 +65,8 @@ export async function startApi2Sandbox(options: Api2SandboxOptions = {}): Promis
   const dir = await mkdtemp(join(tmpdir(), 'api2-sandbox-'));
   const caFile = join(dir, 'api2-sandbox-cert.pem');
   await writeFile(caFile, pems.cert);
-  const app = createApi2SandboxApp(store);
+  const faults = options.faults ?? new Api2Faults();
+  const app = { fetch: faults.wrap(createApi2SandboxApp(store).fetch) };
   const onRequest = options.onRequest;
   const fetch = onRequest
     ? async (request: Request): Promise<Response> => {
@@ -92,6 +98,7 @@ export async function startApi2Sandbox(options: Api2SandboxOptions = {}): Promis
     caPem: pems.cert,
     caFile,
     store,
+    faults,
     close: async () => {
       await new Promise<void>((done, fail) => {
         server.close((error) => (error ? fail(error) : done()));
