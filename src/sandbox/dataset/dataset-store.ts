@@ -6,7 +6,7 @@
  * adds its own operations and records on top; what differs between the two backends stays in the
  * stores.
  */
-import { planOfKey, SANDBOX_LOGINS } from './dataset.js';
+import { planOfKey, sandboxLogin } from './dataset.js';
 import type { NeutralRecipe, NeutralReview, Plan, ReviewStats, SandboxDataset, SandboxUser } from './dataset.js';
 import { SandboxData } from './sandbox-data.js';
 import type { DatasetList, Mutable } from './sandbox-data.js';
@@ -57,7 +57,7 @@ export abstract class DatasetStore {
 
   /** DECISION: user names match without regard to case, passwords exactly. */
   authenticate(userName: string, password: string): SandboxUser | null {
-    const login = Object.values(SANDBOX_LOGINS).find((l) => l.user === userName.toLowerCase());
+    const login = sandboxLogin(userName.toLowerCase());
     if (!login || login.password !== password) return null;
     return this.users.get(login.userId) ?? null;
   }

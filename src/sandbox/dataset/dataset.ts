@@ -108,10 +108,56 @@ export const SANDBOX_LOGINS = {
   bob: { user: 'bob', password: 'bob-pass', userId: 1002 },
 } as const;
 
+/**
+ * DECISION: a population of clients beside the two named keys and users, so that a percentage step
+ * (sticky per api key and user) and the report's client sections have clients to tell apart:
+ * api keys `sandbox-key-01` .. `sandbox-key-40` (every eighth, 08 16 24 32 40, on the paid plan) and
+ * users `user01` .. `user40` (password `user01-pass` ..., user ids 3001 ..). See clients.ts.
+ */
+export const SANDBOX_CLIENT_COUNT = 40;
+export const SANDBOX_PAID_EVERY = 8;
+const CLIENT_USER_ID_BASE = 3000;
+
+export interface SandboxLogin {
+  readonly user: string;
+  readonly password: string;
+  readonly userId: number;
+}
+
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/** The n-th client api key (1-based). */
+export function sandboxClientKey(n: number): string {
+  return `sandbox-key-${two(n)}`;
+}
+
+/** The n-th client user (1-based). */
+export function sandboxClientLogin(n: number): SandboxLogin {
+  return { user: `user${two(n)}`, password: `user${two(n)}-pass`, userId: CLIENT_USER_ID_BASE + n };
+}
+
+/** The number of a client key or user name (`sandbox-key-07`, `user07`: 7), when it is one. */
+function clientNumber(text: string, prefix: string): number | null {
+  if (!text.startsWith(prefix)) return null;
+  const digits = text.slice(prefix.length);
+  const n = /^\d\d$/.test(digits) ? Number(digits) : 0;
+  return n >= 1 && n <= SANDBOX_CLIENT_COUNT ? n : null;
+}
+
 export function planOfKey(apiKey: string): Plan | null {
   if (apiKey === SANDBOX_API_KEYS.free) return 'free';
   if (apiKey === SANDBOX_API_KEYS.paid) return 'paid';
-  return null;
+  const n = clientNumber(apiKey, 'sandbox-key-');
+  if (n === null) return null;
+  return n % SANDBOX_PAID_EVERY === 0 ? 'paid' : 'free';
+}
+
+/** The login of a user name (lower case), named or numbered; undefined for anybody else. */
+export function sandboxLogin(userName: string): SandboxLogin | undefined {
+  const named = Object.values(SANDBOX_LOGINS).find((login) => login.user === userName);
+  if (named) return named;
+  const n = clientNumber(userName, 'user');
+  return n === null ? undefined : sandboxClientLogin(n);
 }
 
 // ---------------------------------------------------------------- urls
@@ -327,18 +373,52 @@ export function buildDataset(options: DatasetOptions = {}): SandboxDataset {
   const alice = SANDBOX_LOGINS.alice.userId;
   const bob = SANDBOX_LOGINS.bob.userId;
   const entries = (userId: number, count: number): ListEntry[] => sample(rng, publicIds, count).map((recipeId) => ({ userId, recipeId }));
+  const groceryItems = buildGrocery(rng, [
+    [alice, 5],
+    [bob, 3],
+  ]);
+  const favorites = [...entries(alice, 6), ...entries(bob, 3)];
+  const trySoons = [...entries(alice, 4), ...entries(bob, 2)];
+  // The numbered clients come from a PRNG of their own, after everything else: the recipes,
+  // reviews and alice's and bob's data are the same as without them.
+  const clientRng = mulberry32(seed ^ 0x5eed_c11e);
+  const clients = buildClientUsers(clientRng);
+  const clientEntries = (count: number): ListEntry[] =>
+    clients.flatMap((user) => sample(clientRng, publicIds, intBetween(clientRng, 0, count)).map((recipeId) => ({ userId: user.userId, recipeId })));
+  const clientGrocery = buildGrocery(
+    clientRng,
+    clients.map((user) => [user.userId, intBetween(clientRng, 0, 4)] as const),
+    groceryItems.length,
+  );
   return {
     seed,
-    users,
+    users: [...users, ...clients],
     recipes,
     reviews,
-    groceryItems: buildGrocery(rng, [
-      [alice, 5],
-      [bob, 3],
-    ]),
-    favorites: [...entries(alice, 6), ...entries(bob, 3)],
-    trySoons: [...entries(alice, 4), ...entries(bob, 2)],
+    groceryItems: [...groceryItems, ...clientGrocery],
+    favorites: [...favorites, ...clientEntries(5)],
+    trySoons: [...trySoons, ...clientEntries(3)],
   };
+}
+
+function buildClientUsers(rng: Rng): SandboxUser[] {
+  const users: SandboxUser[] = [];
+  for (let n = 1; n <= SANDBOX_CLIENT_COUNT; n++) {
+    const { user, userId } = sandboxClientLogin(n);
+    const isPremium = rng() < 0.2;
+    users.push({
+      userId,
+      userName: user,
+      firstName: pick(rng, FIRST_NAMES),
+      lastName: pick(rng, LAST_NAMES),
+      avatarUrl: `${PHOTO_HOST}/image/upload/avatar/${userId}.jpg`,
+      isPremium,
+      isKitchenHelper: false,
+      usesBillingProvider: isPremium,
+      memberSinceMs: BASE_EPOCH_MS - intBetween(rng, 0, 900) * DAY_MS,
+    });
+  }
+  return users;
 }
 
 function buildUsers(rng: Rng): SandboxUser[] {
@@ -432,11 +512,11 @@ function buildReviews(rng: Rng, recipes: readonly NeutralRecipe[], users: readon
   return reviews;
 }
 
-function buildGrocery(rng: Rng, owners: readonly (readonly [number, number])[]): NeutralGroceryItem[] {
+function buildGrocery(rng: Rng, owners: readonly (readonly [number, number])[], firstId = 0): NeutralGroceryItem[] {
   const items: NeutralGroceryItem[] = [];
   for (const [userId, count] of owners) {
     for (let i = 0; i < count; i++) {
-      const id = items.length + 1;
+      const id = firstId + items.length + 1;
       const createdAtMs = BASE_EPOCH_MS + 1200 * DAY_MS + id * 3_600_000;
       items.push({
         id,
