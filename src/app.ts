@@ -22,6 +22,7 @@ import { hostMatcher } from './http/hosts.js';
 import { hostGuard } from './pipeline/host-guard.js';
 import { requestContext } from './pipeline/request-context.js';
 import { methodGuard } from './pipeline/method-guard.js';
+import { adminElsewhereGuard } from './pipeline/admin-elsewhere-guard.js';
 import { schemePolicy } from './pipeline/scheme-policy.js';
 import { createMappingMemory } from './api2/review-directory.js';
 import type { MappingMemory } from '../mappings/types.js';
@@ -92,6 +93,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
       details: logDetails ? { identifier } : undefined,
       guards: [
         methodGuard,
+        config.observability.admin.listen ? adminElsewhereGuard : undefined,
         config.acceptedHosts ? hostGuard(served) : undefined,
         schemePolicy(config.plainHttpCredentials, config.listen.https?.port, served),
       ],

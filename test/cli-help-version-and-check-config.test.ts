@@ -55,6 +55,21 @@ describe('--help and --version', () => {
     expect(help.stderr).toBe('');
   }, 60_000);
 
+  it('--help names every start flag and environment variable the README and docs name', async () => {
+    const { readdir } = await import('node:fs/promises');
+    const docs = ['README.md', ...(await readdir(join(REPO_ROOT, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+    const text = (await Promise.all(docs.map((name) => readFile(join(REPO_ROOT, name), 'utf8')))).join('\n');
+    const flags = new Set<string>();
+    for (const [, args = ''] of text.matchAll(/(?:npm start --|npm run serve --|docker run [^\n`]*? recipe-gateway)((?: +--?[a-z][a-z0-9-]*(?: +[A-Za-z0-9.|/_-]+)?)+)/g)) {
+      for (const [flag] of args.matchAll(/--[a-z][a-z0-9-]*/g)) flags.add(flag);
+    }
+    const variables = new Set([...text.matchAll(/\b(?:PORT|ADMIN_PORT|GATEWAY_[A-Z_]+|SANDBOX_[A-Z0-9_]+|DEMO_[A-Z_]+)\b/g)].map(([name]) => name));
+    expect([...flags]).toEqual(expect.arrayContaining(['--config', '--api2', '--demo', '--sandbox', '--print-config']));
+    expect([...variables]).toEqual(expect.arrayContaining(['SANDBOX_LEGACY_PORT', 'SANDBOX_API2_PORT', 'SANDBOX_API2_FAULT']));
+    const help = (await run(['--help'])).stdout;
+    for (const name of [...flags, ...variables]) expect(help, name).toMatch(new RegExp(`(^|\\s)${name}\\b`, 'm'));
+  }, 60_000);
+
   it('--version prints the package version', async () => {
     const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(GATEWAY_VERSION).toBe(pkg.version);

@@ -5,8 +5,8 @@
  * some of them, not none or one, to api2.
  */
 import { describe, expect, it } from 'vitest';
-import { buildDataset, planOfKey, sandboxClientKey, sandboxClientLogin, sandboxLogin, SANDBOX_CLIENT_COUNT } from '../src/dataset/dataset.js';
-import { LegacyStore } from '../src/dataset/legacy-store.js';
+import { buildDataset, planOfKey, sandboxClientKey, sandboxClientLogin, sandboxLogin, SANDBOX_CLIENT_COUNT } from '../src/sandbox/dataset/dataset.js';
+import { LegacyStore } from '../src/sandbox/legacy-store.js';
 import { Api2Store } from '../src/sandbox/api2-store.js';
 import { canaryChoosesApi2 } from '../src/traffic/canary.js';
 

@@ -37,7 +37,8 @@ function parseYaml(text: string): Parsed {
 /** A file's config, or its errors (with the document, when it could be parsed, for the checks of other parts). */
 export type LoadedConfigFile = ConfigResult | { readonly ok: false; readonly errors: string[]; readonly document: unknown };
 
-export async function loadConfigFile(path: string): Promise<LoadedConfigFile> {
+/** `prepare`: applied to the document as read, before it is validated (`--sandbox --config FILE` points its upstreams at the sandbox). */
+export async function loadConfigFile(path: string, prepare: (document: unknown) => unknown = (document) => document): Promise<LoadedConfigFile> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -47,8 +48,9 @@ export async function loadConfigFile(path: string): Promise<LoadedConfigFile> {
   const yaml = ['.yaml', '.yml'].includes(extname(path).toLowerCase());
   const parsed = yaml ? parseYaml(text) : parseJson(text);
   if (!parsed.ok) return { ok: false, errors: [`${path}: ${parsed.error}`] };
-  const result = parseConfig(parsed.document);
+  const document = prepare(parsed.document);
+  const result = parseConfig(document);
   if (result.ok) return result;
-  const files = await fileProblems(parsed.document);
-  return { ok: false, errors: [...result.errors, ...files].map((e) => `${path}: ${e}`), document: parsed.document };
+  const files = await fileProblems(document);
+  return { ok: false, errors: [...result.errors, ...files].map((e) => `${path}: ${e}`), document };
 }

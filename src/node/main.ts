@@ -4,7 +4,10 @@
  *
  *   npm start                          sandbox mode: embedded legacy and api2 backends on loopback, gateway on :8080
  *   npm start -- --api2                sandbox mode with every mappable operation routed to api2
+ *   npm start -- --demo                sandbox mode with rollout plans, traffic from the sandbox's clients and faults on demand
  *   npm start -- --sandbox             sandbox mode even when GATEWAY_CONFIG is set
+ *   npm start -- --sandbox --config FILE   FILE's config on the sandbox backends (src/sandbox/sandbox-config.ts)
+ *   npm start -- --demo --print-config     the sandbox's config as a starting point for a real one, and exit
  *   npm start -- --config FILE         real backends from FILE (or GATEWAY_CONFIG=FILE)
  *   npm start -- --config FILE --check-config   validate FILE and exit (0 valid, 1 invalid)
  *   npm start -- --workers N|auto      N node:cluster workers (overrides `workers`; src/node/cluster.ts)
@@ -13,7 +16,8 @@
  * PORT overrides the listen port in both modes; ADMIN_PORT the admin (metrics) port; GATEWAY_HASH_KEY
  * the key of the usage log's client and user hashes (`observability.hashKey`); GATEWAY_ADMIN_TOKEN
  * the admin views' bearer token. They are applied at start and at every reload alike
- * (src/node/start-config.ts).
+ * (src/node/start-config.ts). A sandbox run reads SANDBOX_LEGACY_PORT, SANDBOX_API2_PORT and
+ * SANDBOX_API2_FAULT (src/sandbox/sandbox-run.ts); the demo DEMO_RATE and DEMO_REQUESTS.
  * The usage log (one JSON line per request) goes to stdout unless `observability.log` says
  * otherwise; the lines below for humans then go to stderr. SIGINT/SIGTERM stop accepting, drain the
  * requests in flight (up to limits.shutdownGraceMs), flush the log and exit 0.
@@ -29,6 +33,12 @@ import type { Overrides } from './start-config.js';
 import { startGateway } from './server.js';
 import { describeStartFailure, startProblems } from './start-failure.js';
 import { VERSION_LINE, usageText } from './usage.js';
+import { startBanner } from './start-banner.js';
+import { printableDocument, sandboxDocument, sandboxSettings, withSandbox } from '../sandbox/sandbox-config.js';
+import type { SandboxKind } from '../sandbox/sandbox-config.js';
+import type { RunningSandbox } from '../sandbox/sandbox-run.js';
+import { demoTrafficOf } from '../demo/demo-config.js';
+import { startTraffic } from '../demo/traffic.js';
 
 async function main(): Promise<void> {
   let values;
@@ -39,6 +49,8 @@ async function main(): Promise<void> {
         'check-config': { type: 'boolean', default: false },
         sandbox: { type: 'boolean', default: false },
         api2: { type: 'boolean', default: false },
+        demo: { type: 'boolean', default: false },
+        'print-config': { type: 'boolean', default: false },
         workers: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
@@ -49,19 +61,28 @@ async function main(): Promise<void> {
   }
   if (values.help) return void process.stdout.write(usageText());
   if (values.version) return void process.stdout.write(`${VERSION_LINE}\n`);
-  const configPath = values.sandbox || values.api2 ? undefined : (values.config ?? (process.env['GATEWAY_CONFIG'] || undefined));
+  if ((values.api2 || values.demo) && values.config !== undefined) return fail(['--api2 and --demo run the sandbox\'s own config; to run FILE on the sandbox: --sandbox --config FILE']);
+  if (values.api2 && values.demo) return fail(['--api2 or --demo, not both (the demo moves the mapped operations to api2 itself)']);
+  // --sandbox, --api2, --demo: GATEWAY_CONFIG is not read; an explicit --config FILE runs on the sandbox (--sandbox).
+  const sandboxAsked = values.sandbox || values.api2 || values.demo;
+  const configPath = values.config ?? (sandboxAsked ? undefined : process.env['GATEWAY_CONFIG'] || undefined);
+  const kind: SandboxKind = values.demo ? 'demo' : values.api2 ? 'api2' : 'legacy';
   let workers: GatewayConfig['workers'] | undefined;
   if (values.workers !== undefined) {
     const asked = values.workers === 'auto' ? 'auto' : Number(values.workers);
     if (asked !== 'auto' && !(Number.isInteger(asked) && asked >= 1 && asked <= 256)) return fail([`--workers: "auto" or a whole number from 1 to 256, got ${JSON.stringify(values.workers)}`]);
     workers = asked;
   }
-  // What the start applies over the file; every reload applies the same (src/node/start-config.ts).
-  const overrides: Overrides = { env: process.env, workers };
+  if (values['print-config']) {
+    if (configPath) return fail(['--print-config prints the sandbox\'s own config (npm start -- --demo --print-config); with --config FILE, FILE is the config']);
+    return void process.stdout.write(`${JSON.stringify(printableDocument(sandboxDocument(kind)), null, 2)}\n`);
+  }
+  const demoTraffic = values.demo ? demoTrafficOf(process.env) : undefined;
+  if (demoTraffic && !demoTraffic.ok) return fail(demoTraffic.errors);
 
   if (values['check-config']) {
     if (!configPath) return fail(['--check-config needs --config FILE or GATEWAY_CONFIG']);
-    const result = await loadConfig(configPath, overrides);
+    const result = await loadConfig(configPath, { env: process.env, workers });
     if (!result.ok) return fail(result.errors);
     const problems = await startProblems(result.config);
     if (problems.length > 0) return fail(problems.map((problem) => `${configPath}: ${problem}`));
@@ -71,52 +92,49 @@ async function main(): Promise<void> {
   }
 
   const closers: Array<() => Promise<void>> = [];
+  // Loaded only in a sandbox run: a gateway with a config file alone never carries the sandbox.
+  let sandbox: RunningSandbox | undefined;
+  let seenDocument: unknown;
+  if (!configPath || values.sandbox) {
+    const started = await (await import('../sandbox/sandbox-run.js')).startSandbox(process.env);
+    if (!started.ok) return fail(started.errors);
+    sandbox = started.sandbox;
+    closers.push(() => started.sandbox.close());
+  }
+  const backends = sandbox?.backends;
+  // What the start applies over the file (every reload applies the same: src/node/start-config.ts),
+  // with --sandbox the sandbox's upstreams and settings too.
+  const overrides: Overrides = {
+    env: process.env,
+    workers,
+    prepare: backends
+      ? (document) => {
+          seenDocument = document;
+          return withSandbox(document, backends);
+        }
+      : undefined,
+  };
   let config: GatewayConfig;
-  let sandboxNote = '';
   if (configPath) {
     const result = await loadConfig(configPath, overrides);
-    if (!result.ok) return fail(result.errors);
+    // Started sandbox backends must not keep the process up.
+    if (!result.ok) return sandbox ? exitNow(result.errors) : fail(result.errors);
     config = result.config;
   } else {
-    // Loaded only in sandbox mode: a gateway with a config file never carries the sandbox.
-    const { startLegacySandbox } = await import('../sandbox/start.js');
-    const { startApi2Sandbox } = await import('../sandbox/api2-start.js');
-    const { PLACEHOLDER_PHOTO_URL } = await import('../sandbox/dataset/dataset.js');
-    const { capabilities } = await import('../catalogue/movability.js');
-    // One dataset behind both sandbox interfaces: a write through either is read through the other.
-    const stores = (await import('../sandbox/shared-stores.js')).createSandboxStores();
-    const legacySandbox = await startLegacySandbox({ port: Number(process.env['SANDBOX_LEGACY_PORT'] ?? 0), store: stores.legacy });
-    closers.push(() => legacySandbox.close());
-    const api2Sandbox = await startApi2Sandbox({ port: Number(process.env['SANDBOX_API2_PORT'] ?? 0), store: stores.api2 });
-    closers.push(() => api2Sandbox.close());
-    const mapped = capabilities().filter((row) => row.mapped).map((row) => row.operation);
-    const result = parseConfig({
-      upstreams: { legacy: { baseUrl: legacySandbox.origin }, api2: { baseUrl: api2Sandbox.origin, caFile: api2Sandbox.caFile } },
-      api2: { noPhotoImageUrl: PLACEHOLDER_PHOTO_URL },
-      routes: values.api2 ? Object.fromEntries(mapped.map((id) => [id, { mode: 'api2' }])) : {},
-      legacyHosts: ['api.bigoven.com'],
-      // Sandbox: metrics on a loopback admin listener (ADMIN_PORT, default a free port); a fixed,
-      // public hash key so client hashes stay the same across runs.
-      observability: {
-        hashKey: 'sandbox-hash-key-not-a-secret',
-        admin: { listen: { host: '127.0.0.1', port: Number(process.env['ADMIN_PORT'] ?? 0) } },
-      },
-    });
-    if (!result.ok) return fail(result.errors);
+    seenDocument = sandboxDocument(kind);
+    const result = parseConfig(withSandbox(seenDocument, backends!));
+    if (!result.ok) return exitNow(result.errors);
     const applied = applyOverrides(result.config, overrides);
-    if (!applied.ok) return fail(applied.errors);
+    if (!applied.ok) return exitNow(applied.errors);
     config = applied.config;
-    sandboxNote =
-      `  sandbox legacy backend: ${legacySandbox.origin}  (api keys sandbox-free-key, sandbox-paid-key; users alice:alice-pass, bob:bob-pass)\n` +
-      `  sandbox api2 backend:   ${api2Sandbox.origin}  (TLS, CA ${api2Sandbox.caFile})\n` +
-      `  routes: ${values.api2 ? `${mapped.length} mapped operations answered through api2 (--api2)` : 'every operation on legacy (npm start -- --api2 routes the mapped ones to api2)'}\n`;
   }
+  const sandboxNote = sandbox && backends ? { running: sandbox, settings: sandboxSettings(backends, seenDocument), routes: routesNote(kind, configPath, config) } : undefined;
   const problems = await startProblems(config);
   if (problems.length > 0) return exitNow([problems.join('; ')]);
   const workerTotal = workerCount(config.workers);
   let gateway: Awaited<ReturnType<typeof startGateway>> | Awaited<ReturnType<typeof startCluster>>;
   try {
-    gateway = workerTotal > 1 ? await startCluster(config, workerTotal) : await startGateway(config);
+    gateway = workerTotal > 1 ? await startCluster(config, workerTotal) : await startGateway(config, sandbox ? { extraAdmin: sandbox.admin } : {});
   } catch (error) {
     return exitNow([describeStartFailure(error, config)]);
   }
@@ -179,29 +197,29 @@ async function main(): Promise<void> {
     const now = await loadConfig(configPath, overrides);
     if (now.ok && configHash(now.config) !== gateway.configHash()) void watcher.reloadNow('file changed while starting');
   }
-  const local = `http://127.0.0.1:${new URL(gateway.httpOrigin).port}`;
-  out.write(
-    `recipe-gateway listening on ${gateway.httpOrigin}${gateway.httpsOrigin ? ` and ${gateway.httpsOrigin}` : ''}\n` +
-      `  legacy upstream: ${config.upstreams.legacy.baseUrl}\n` +
-      sandboxNote +
-      (sandboxNote
-        ? `try:\n` +
-          `  curl '${local}/recipes?title_kw=soup&pg=1&rpp=5&api_key=sandbox-free-key' -H 'Accept: application/json'\n` +
-          `  curl -u alice:alice-pass '${local}/grocerylist?api_key=sandbox-free-key' -H 'Accept: application/json'\n`
-        : '') +
-      `  health: ${local}/healthz\n` +
-      `  usage log: ${log.enabled ? log.destination : 'off'}${log.enabled ? '  (report: npm run report -- FILE)' : ''}\n` +
-      `  metrics: ${gateway.metricsUrl ?? 'not served'}\n` +
-      gateway.notes.map((note) => `  note: ${note}\n`).join(''),
-  );
+  let demo: { rate: number; total: number } | undefined;
+  if (demoTraffic?.ok) {
+    demo = { rate: demoTraffic.rate, total: demoTraffic.total };
+    const traffic = startTraffic({ origin: `http://127.0.0.1:${new URL(gateway.httpOrigin).port}`, ...demo });
+    closers.unshift(() => traffic.stop());
+  }
+  out.write(startBanner({ ...gateway, config, sandbox: sandboxNote, demo }));
 }
 
 /** What a plan names that matches no client, and the percentage steps the sandbox's clients cannot reach (a plan tried on the sandbox would wait there for ever). */
 async function sandboxReach(config: GatewayConfig): Promise<string[]> {
   if (!Object.values(config.routes).some((route) => route.rollout)) return [];
-  const [{ SANDBOX_API_KEYS, SANDBOX_LOGINS }, { unknownClients, unreachedSteps }] = await Promise.all([import('../sandbox/dataset/dataset.js'), import('../migration/rollout/reach.js')]);
-  const users = [null, ...Object.values(SANDBOX_LOGINS).map((login) => login.user)];
-  return [...unknownClients(config), ...unreachedSteps(config, Object.values(SANDBOX_API_KEYS).flatMap((apiKey) => users.map((user) => ({ apiKey, user }))), 'sandbox')];
+  const [{ sandboxClients }, { unknownClients, unreachedSteps }] = await Promise.all([import('../sandbox/dataset/dataset.js'), import('../migration/rollout/reach.js')]);
+  return [...unknownClients(config), ...unreachedSteps(config, sandboxClients(), 'sandbox')];
+}
+
+/** What the routes do in a sandbox run, for the banner. */
+function routesNote(kind: SandboxKind, configPath: string | undefined, config: GatewayConfig): string {
+  const plans = Object.values(config.routes).filter((route) => route.rollout).length;
+  if (configPath) return `as ${configPath} says${plans > 0 ? ` (${plans} rollout plans)` : ''}`;
+  if (kind === 'demo') return `${plans} operations with a rollout plan (shadow, 20, 50, 100 % for reads; writes follow their reads): watch the console`;
+  if (kind === 'api2') return `${Object.keys(config.routes).length} mapped operations answered through api2 (--api2)`;
+  return 'every operation on legacy (npm start -- --api2 routes the mapped ones to api2; npm start -- --demo moves them by rollout plans under traffic)';
 }
 
 function fail(errors: string[]): void {

@@ -85,15 +85,20 @@ function adminProblemsOfDocument(document: unknown, read: ReturnType<typeof read
   return parsed.success ? adminProblems(observabilityWith(parsed.data, read)) : [];
 }
 
-/** What the start applies over the file: the environment, and the command line's `--workers`. */
+/**
+ * What the start applies over the file: the environment, the command line's `--workers`, and with
+ * `--sandbox` the sandbox's settings, applied to the document before it is validated
+ * (src/sandbox/sandbox-config.ts: its upstreams, CA and `api2.noPhotoImageUrl`).
+ */
 export interface Overrides {
   readonly env: Environment;
   readonly workers?: GatewayConfig['workers'] | undefined;
+  readonly prepare?: ((document: unknown) => unknown) | undefined;
 }
 
 /** The file, then the overrides: what a start runs, and what every reload of the same file runs. */
 export async function loadConfig(path: string, overrides: Overrides): Promise<Applied> {
-  const loaded = await loadConfigFile(path);
+  const loaded = await loadConfigFile(path, overrides.prepare);
   if (!loaded.ok) {
     const read = readEnvironment(overrides.env);
     const admin = 'document' in loaded ? adminProblemsOfDocument(loaded.document, read).map((error) => `${path}: ${error}`) : [];

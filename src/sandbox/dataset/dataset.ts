@@ -112,7 +112,7 @@ export const SANDBOX_LOGINS = {
  * DECISION: a population of clients beside the two named keys and users, so that a percentage step
  * (sticky per api key and user) and the report's client sections have clients to tell apart:
  * api keys `sandbox-key-01` .. `sandbox-key-40` (every eighth, 08 16 24 32 40, on the paid plan) and
- * users `user01` .. `user40` (password `user01-pass` ..., user ids 3001 ..). See clients.ts.
+ * users `user01` .. `user40` (password `user01-pass` ..., user ids 3001 ..); docs/sandbox-and-demo.md.
  */
 export const SANDBOX_CLIENT_COUNT = 40;
 export const SANDBOX_PAID_EVERY = 8;
@@ -150,6 +150,16 @@ export function planOfKey(apiKey: string): Plan | null {
   const n = clientNumber(apiKey, 'sandbox-key-');
   if (n === null) return null;
   return n % SANDBOX_PAID_EVERY === 0 ? 'paid' : 'free';
+}
+
+/** Every client the sandbox knows: each api key alone and with each user of its kind (named keys with alice and bob, numbered key n with user n). */
+export function sandboxClients(): Array<{ readonly apiKey: string; readonly user: string | null }> {
+  const named = Object.values(SANDBOX_API_KEYS).flatMap((apiKey) => [null, ...Object.values(SANDBOX_LOGINS).map((login) => login.user)].map((user) => ({ apiKey, user })));
+  const numbered = Array.from({ length: SANDBOX_CLIENT_COUNT }, (_, i) => [
+    { apiKey: sandboxClientKey(i + 1), user: null },
+    { apiKey: sandboxClientKey(i + 1), user: sandboxClientLogin(i + 1).user },
+  ]).flat();
+  return [...named, ...numbered];
 }
 
 /** The login of a user name (lower case), named or numbered; undefined for anybody else. */

@@ -1,0 +1,64 @@
+/**
+ * The demo's rollout plans (docs/sandbox-and-demo.md): every operation that can move gets one,
+ * with periods short enough that, under the demo's traffic, the reads reach api2 100 % in about a
+ * minute and a half and the writes, which wait for their reads, follow. The same plans as a real
+ * deployment would write, only faster: a starting point (`npm start -- --demo --print-config`).
+ *
+ * DECISION: reads: shadow, 20 %, 50 %, 100 %, each at least 15 s, 3 api2 answers and 20 shadow
+ * comparisons at 95 % agreement (the demo's writes race its reads' shadow comparisons now and
+ * then); writes: 20 %, 100 %. Gates are evaluated every 2 s. A failed gate goes one step back.
+ */
+import { capabilities } from '../catalogue/movability.js';
+import { operationById } from '../catalogue/operations.js';
+import type { OperationId } from '../catalogue/operations.js';
+import type { RolloutPlanInput } from '../config/rollout.js';
+import { MAX_RATE } from './traffic.js';
+
+export const DEMO_EVALUATION_MS = 2_000;
+
+export const DEMO_READ_PLAN: RolloutPlanInput = {
+  steps: ['shadow', 20, 50, 100],
+  minStepMs: 15_000,
+  minSamples: 3,
+  failSamples: 5,
+  gates: { shadowAgreement: { min: 0.95, minComparisons: 20 }, errorRate: { maxExcess: 0.05 }, breaker: true },
+  onFailure: 'back-one-step',
+};
+
+export const DEMO_WRITE_PLAN: RolloutPlanInput = {
+  steps: [20, 100],
+  minStepMs: 15_000,
+  minSamples: 3,
+  failSamples: 5,
+  gates: { errorRate: { maxExcess: 0.05 }, breaker: true },
+  onFailure: 'back-one-step',
+};
+
+/** The operations that can move, each with its plan. */
+export function demoRoutes(): Record<OperationId, { rollout: RolloutPlanInput }> {
+  const routes = {} as Record<OperationId, { rollout: RolloutPlanInput }>;
+  for (const row of capabilities()) {
+    if (!row.mapped) continue;
+    routes[row.operation] = { rollout: operationById(row.operation).safe ? DEMO_READ_PLAN : DEMO_WRITE_PLAN };
+  }
+  return routes;
+}
+
+/** DEMO_RATE and DEMO_REQUESTS, bounded. */
+export function demoTrafficOf(env: Readonly<Record<string, string | undefined>>): { ok: true; rate: number; total: number } | { ok: false; errors: string[] } {
+  const errors: string[] = [];
+  const read = (name: string, fallback: number, max: number): number => {
+    const raw = env[name];
+    if (!raw) return fallback;
+    const value = Number(raw);
+    if (Number.isInteger(value) && value >= 1 && value <= max) return value;
+    errors.push(`${name}: a whole number from 1 to ${max}, got ${JSON.stringify(raw)}`);
+    return fallback;
+  };
+  const rate = read('DEMO_RATE', DEMO_TRAFFIC.rate, MAX_RATE);
+  const total = read('DEMO_REQUESTS', DEMO_TRAFFIC.total, 1_000_000);
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, rate, total };
+}
+
+/** The demo's traffic, bounded: requests a second and in all (about 50 minutes), unless DEMO_RATE / DEMO_REQUESTS say less or more. */
+export const DEMO_TRAFFIC = { rate: 40, total: 120_000 } as const;
