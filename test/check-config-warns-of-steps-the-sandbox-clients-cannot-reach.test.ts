@@ -17,12 +17,12 @@ describe('--check-config on a plan', () => {
   it('warns of a step the sandbox clients cannot reach, and of no other', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'reach-'));
     const file = join(dir, 'gateway.json');
-    await writeFile(file, JSON.stringify(planned(['shadow', 1, 50, 100])));
+    await writeFile(file, JSON.stringify(planned(['shadow', 0.5, 50, 100])));
     const run = await runGateway(['--config', file, '--check-config'], { GATEWAY_CONFIG: '' });
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toBe(`${file}: valid`);
     const warnings = run.stderr.split('\n').filter((line) => line.includes('warning:'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/routes\["recipes\.search"\]\.rollout\.steps\[1\]: the 1 % step holds none of the \d+ sandbox clients/);
+    expect(warnings[0]).toMatch(/routes\["recipes\.search"\]\.rollout\.steps\[1\]: the 0.5 % step holds none of the \d+ sandbox clients/);
   }, 60_000);
 });

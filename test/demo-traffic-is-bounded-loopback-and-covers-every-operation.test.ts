@@ -8,10 +8,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../src/catalogue/operations.js';
-import { mulberry32 } from '../src/dataset/dataset.js';
-import { installations, nextRequest } from '../src/demo/population.js';
-import type { Memory } from '../src/demo/population.js';
-import { startTraffic } from '../src/demo/traffic.js';
+import { mulberry32 } from '../src/sandbox/dataset/dataset.js';
+import { installations, nextRequest } from '../src/sandbox/demo/population.js';
+import type { Memory } from '../src/sandbox/demo/population.js';
+import { startTraffic } from '../src/sandbox/demo/traffic.js';
 
 describe('the demo traffic', () => {
   it('refuses an address beyond loopback and a rate out of bounds', () => {

@@ -33,12 +33,12 @@ import type { Overrides } from './start-config.js';
 import { startGateway } from './server.js';
 import { describeStartFailure, startProblems } from './start-failure.js';
 import { VERSION_LINE, usageText } from './usage.js';
-import { startBanner } from './start-banner.js';
-import { printableDocument, sandboxDocument, sandboxSettings, withSandbox } from '../sandbox/sandbox-config.js';
+import { startBanner } from '../sandbox/start-banner.js';
+import { printableDocument, SANDBOX_ENVIRONMENT, sandboxDocument, sandboxSettings, withSandbox } from '../sandbox/sandbox-config.js';
 import type { SandboxKind } from '../sandbox/sandbox-config.js';
 import type { RunningSandbox } from '../sandbox/sandbox-run.js';
-import { demoTrafficOf } from '../demo/demo-config.js';
-import { startTraffic } from '../demo/traffic.js';
+import { demoTrafficOf } from '../sandbox/demo/demo-config.js';
+import { startTraffic } from '../sandbox/demo/traffic.js';
 
 async function main(): Promise<void> {
   let values;
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   } catch (error) {
     return fail([`recipe-gateway: ${(error as Error).message} (recipe-gateway --help lists the options)`]);
   }
-  if (values.help) return void process.stdout.write(usageText());
+  if (values.help) return void process.stdout.write(usageText(SANDBOX_ENVIRONMENT));
   if (values.version) return void process.stdout.write(`${VERSION_LINE}\n`);
   if ((values.api2 || values.demo) && values.config !== undefined) return fail(['--api2 and --demo run the sandbox\'s own config; to run FILE on the sandbox: --sandbox --config FILE']);
   if (values.api2 && values.demo) return fail(['--api2 or --demo, not both (the demo moves the mapped operations to api2 itself)']);

@@ -1,11 +1,11 @@
 /** What `recipe-gateway --help` prints: the options, the environment it reads, and where the rest is. */
 import { GATEWAY_NAME, GATEWAY_VERSION } from '../gateway/product.js';
 import { ENVIRONMENT_OVERRIDES } from './start-config.js';
-import { SANDBOX_ENVIRONMENT } from '../sandbox/sandbox-config.js';
 
 export const VERSION_LINE = `${GATEWAY_NAME} ${GATEWAY_VERSION}`;
 
-export function usageText(): string {
+/** `sandboxEnvironment`: the sandbox runs' variables (src/sandbox/sandbox-config.ts), handed in by main.ts so this stays off the sandbox. */
+export function usageText(sandboxEnvironment: ReadonlyArray<readonly [name: string, what: string]> = []): string {
   const env = ENVIRONMENT_OVERRIDES.map(([name, key]) => `  ${name.padEnd(22)}sets ${key}, at start and at every reload`);
   return [
     `${VERSION_LINE}: a migration gateway in front of the legacy Recipe and Grocery interface`,
@@ -36,7 +36,7 @@ export function usageText(): string {
     'Environment:',
     `  ${'GATEWAY_CONFIG'.padEnd(22)}the config file when --config is not given`,
     ...env,
-    ...SANDBOX_ENVIRONMENT.map(([name, what]) => `  ${name.padEnd(22)}sandbox runs: ${what}`),
+    ...sandboxEnvironment.map(([name, what]) => `  ${name.padEnd(22)}sandbox runs: ${what}`),
     `  ${'DEMO_RATE'.padEnd(22)}--demo: requests a second (default 40, at most 200)`,
     `  ${'DEMO_REQUESTS'.padEnd(22)}--demo: requests in all (default 120000)`,
     '',

@@ -11,7 +11,7 @@
  */
 import { capabilities } from '../catalogue/movability.js';
 import { PLACEHOLDER_PHOTO_URL } from './dataset/dataset.js';
-import { DEMO_EVALUATION_MS, demoRoutes } from '../demo/demo-config.js';
+import { DEMO_EVALUATION_MS, demoRoutes } from './demo/demo-config.js';
 import { FAULT_ENVIRONMENT } from './api2-fault-setting.js';
 
 export type SandboxKind = 'legacy' | 'api2' | 'demo';

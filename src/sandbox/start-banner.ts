@@ -4,8 +4,8 @@
  * applied and the credentials to try, then health, the console, metrics and the usage log.
  */
 import type { GatewayConfig } from '../config/schema.js';
-import { describeFault } from '../sandbox/api2-fault-setting.js';
-import type { RunningSandbox } from '../sandbox/sandbox-run.js';
+import { describeFault } from './api2-fault-setting.js';
+import type { RunningSandbox } from './sandbox-run.js';
 
 export interface BannerFacts {
   readonly httpOrigin: string;

@@ -8,10 +8,10 @@
  * comparisons at 90 % agreement (the demo's writes race its reads' shadow comparisons now and
  * then: a favorite added between legacy's answer and api2's); writes: 20 %, 100 %. Gates are evaluated every 2 s. A failed gate goes one step back.
  */
-import { capabilities } from '../catalogue/movability.js';
-import { operationById } from '../catalogue/operations.js';
-import type { OperationId } from '../catalogue/operations.js';
-import type { RolloutPlanInput } from '../config/rollout.js';
+import { capabilities } from '../../catalogue/movability.js';
+import { operationById } from '../../catalogue/operations.js';
+import type { OperationId } from '../../catalogue/operations.js';
+import type { RolloutPlanInput } from '../../config/rollout.js';
 import { MAX_RATE } from './traffic.js';
 
 export const DEMO_EVALUATION_MS = 2_000;

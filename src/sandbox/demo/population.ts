@@ -5,8 +5,8 @@
  * every catalogued operation, reads more than writes. Pure: the caller hands in the random source
  * and keeps the ids that writes hand out (`Memory`), so that updates and deletes name real ones.
  */
-import { SANDBOX_API_KEYS, SANDBOX_CLIENT_COUNT, SANDBOX_LOGINS, sandboxClientKey, sandboxClientLogin } from '../sandbox/dataset/dataset.js';
-import type { OperationId } from '../catalogue/operations.js';
+import { SANDBOX_API_KEYS, SANDBOX_CLIENT_COUNT, SANDBOX_LOGINS, sandboxClientKey, sandboxClientLogin } from '../dataset/dataset.js';
+import type { OperationId } from '../../catalogue/operations.js';
 
 export interface ClientProgram {
   readonly name: string;

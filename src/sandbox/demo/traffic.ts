@@ -4,7 +4,7 @@
  * timer does not keep the process alive). One request in flight per tick at most `maxInFlight`.
  * Seeded: the same seed sends the same sequence of requests.
  */
-import { mulberry32 } from '../sandbox/dataset/dataset.js';
+import { mulberry32 } from '../dataset/dataset.js';
 import { installations, nextRequest, remember } from './population.js';
 import type { DemoRequest, Memory } from './population.js';
 
