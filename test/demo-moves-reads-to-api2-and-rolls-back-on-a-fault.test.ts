@@ -51,7 +51,7 @@ describe('npm start -- --demo', () => {
       await set.body.text();
       // Sent back by the error-rate gate (api2's 503s, answered by legacy as fallbacks): the fault's doing.
       const rolledBack = await eventually('a rollback on api2 errors after the fault', 60_000, async () =>
-        (await rollout()).events.find((e) => e.kind === 'rollback' && Date.parse(e.time) >= faultAt && /errorRate [\d.]+ >/.test(e.reason)),
+        (await rollout()).events.find((e) => e.kind === 'rollback' && Date.parse(e.time) >= faultAt && /\berrorRate \d+\/\d+ api2 errors\b.*>/.test(e.reason)),
       );
       expect(rolledBack.from).not.toBe(rolledBack.to);
 

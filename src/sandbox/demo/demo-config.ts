@@ -5,7 +5,7 @@
  * deployment would write, only faster: a starting point (`npm start -- --demo --print-config`).
  *
  * DECISION: reads: shadow, 20 %, 50 %, 100 %, each at least 15 s, 3 api2 answers and 20 shadow
- * comparisons at 90 % agreement (the demo's writes race its reads' shadow comparisons now and
+ * comparisons, at most 10 % disagreement with 90 % confidence (the demo's writes race its reads' shadow comparisons now and
  * then: a favorite added between legacy's answer and api2's); writes: 20 %, 100 %. Gates are evaluated every 2 s. A failed gate goes one step back.
  */
 import { capabilities } from '../../catalogue/movability.js';
@@ -21,7 +21,7 @@ export const DEMO_READ_PLAN: RolloutPlanInput = {
   minStepMs: 15_000,
   minSamples: 3,
   failSamples: 5,
-  gates: { shadowAgreement: { min: 0.9, minComparisons: 20 }, errorRate: { maxExcess: 0.05 }, breaker: true },
+  gates: { shadowAgreement: { maxDisagreement: 0.1, confidence: 0.9, minComparisons: 20 }, errorRate: { maxExcess: 0.05 }, breaker: true },
   onFailure: 'back-one-step',
 };
 
