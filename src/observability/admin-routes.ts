@@ -33,12 +33,12 @@ export interface AdminAction {
   handle(params: Readonly<Record<string, string>>, input: Readonly<Record<string, string>>): Promise<{ readonly status: number; readonly body: object }>;
 }
 
-/** The text values of an action's query and body (JSON object or form); a body that is neither gives none. */
+/** The text values of an action's query and body (JSON object, its numbers and booleans as text, or form); a body that is neither gives none. */
 async function actionInput(request: Request, query: Readonly<Record<string, string>>): Promise<Record<string, string>> {
   const input: Record<string, string> = { ...query };
   const type = request.headers.get('content-type') ?? '';
   const fields: unknown = await (/json/i.test(type) ? request.json() : /form/i.test(type) ? request.formData().then((form) => Object.fromEntries(form)) : Promise.resolve({})).catch(() => ({}));
-  if (fields && typeof fields === 'object') for (const [key, value] of Object.entries(fields)) if (typeof value === 'string') input[key] = value;
+  if (fields && typeof fields === 'object') for (const [key, value] of Object.entries(fields)) if (['string', 'number', 'boolean'].includes(typeof value)) input[key] = String(value);
   return input;
 }
 
