@@ -41,7 +41,7 @@ describe('npm start -- --demo', () => {
       expect(done.state?.at).toBe(100);
 
       const page = await (await request(`${admin}/admin`)).body.text();
-      expect(page).toMatch(/<tr data-operation="favorites\.create">(?:(?!<\/tr>).)*data-field="verdict" data-value="cannot-move"/s);
+      expect(page).toMatch(/<tr data-operation="favorites\.create">(?:(?!<\/tr>).)*data-field="state" data-value="cannot-move"/s);
       expect(page).toContain('<section id="sandbox-faults">');
 
       // The documented control: 503 on half of api2's answers sends the plan back a step.
