@@ -1,7 +1,7 @@
 /**
  * `npm start -- --demo` as a newcomer runs it: the sandbox, the demo's rollout plans and its
  * traffic. Within a bounded time a read reaches its last step (seen through `/admin/rollout`) and
- * the console reports a legacy-only operation as cannot move; the documented fault control (503 on
+ * `/admin/rollout` and the console report a legacy-only operation as cannot move; the documented fault control (503 on
  * half of api2's answers) sends a plan back, and clearing it lets the plan move on again. The usage
  * log shows the population: many clients, every operation, reads and writes.
  */
@@ -13,6 +13,7 @@ import { printedPort, startProcess } from './support/started-process.js';
 interface Rollout {
   readonly operations: Array<{ operation: string; last: boolean; state: { at: string | number; status: string } | null }>;
   readonly events: Array<{ operation: string; kind: string; time: string; from: string | number; to: string | number; reason: string }>;
+  readonly withoutPlan: Array<{ operation: string; judgement: { state: string; detail: string } | null }>;
 }
 
 /** Polls `find` every second until it gives a value; throws after `timeoutMs`. */
@@ -40,6 +41,9 @@ describe('npm start -- --demo', () => {
       const done = await eventually('a read at its last step', 180_000, async () => (await rollout()).operations.find((op) => op.last && OPERATIONS.find((o) => o.id === op.operation)?.safe));
       expect(done.state?.at).toBe(100);
 
+      const legacyOnly = (await rollout()).withoutPlan.find((op) => op.operation === 'favorites.create');
+      expect(legacyOnly?.judgement).toMatchObject({ state: 'cannot-move' });
+      expect(legacyOnly?.judgement?.detail).toMatch(/\S/);
       const page = await (await request(`${admin}/admin`)).body.text();
       expect(page).toMatch(/<tr data-operation="favorites\.create">(?:(?!<\/tr>).)*data-field="state" data-value="cannot-move"/s);
       expect(page).toContain('<section id="sandbox-faults">');

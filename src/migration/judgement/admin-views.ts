@@ -19,13 +19,15 @@ export function stateOf(judgement: Judgement | undefined) {
   return { state, detail, next, step, hold, pausedBy, missing };
 }
 
-/** /admin/rollout: the runner's snapshot, each operation with its judgement, and the history collapsed. */
+/** /admin/rollout: the runner's snapshot, each operation with its judgement (those without a plan too), and the history collapsed. */
 export function rolloutAdminView(snapshot: RolloutSnapshot | undefined, judged: JudgedNow | undefined): object {
   const find = (id: string) => judged?.judgements.find((j) => j.operation === id);
   if (!snapshot) return { operations: [], events: [], history: [] };
   return {
     ...snapshot,
     operations: snapshot.operations.map((view) => ({ ...view, judgement: stateOf(find(view.operation)) })),
+    // Every operation without a plan, with its one judgement (a legacy-only one: cannot-move, and why).
+    withoutPlan: OPERATION_IDS.filter((id) => !snapshot.operations.some((view) => view.operation === id)).map((operation) => ({ operation, judgement: stateOf(find(operation)) })),
     history: collapseHistory(snapshot.events).map((entry) =>
       entry.kind === 'held'
         ? { kind: 'held', operation: entry.operation, at: entry.at, gates: entry.gates, since: entry.since, until: entry.until, evaluations: entry.evaluations, text: `held since ${entry.since} by ${entry.gates.join(', ') || 'a gate'} (${entry.evaluations} evaluation${entry.evaluations === 1 ? '' : 's'})` }

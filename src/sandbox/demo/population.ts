@@ -7,6 +7,7 @@
  */
 import { SANDBOX_API_KEYS, SANDBOX_CLIENT_COUNT, SANDBOX_LOGINS, sandboxClientKey, sandboxClientLogin } from '../dataset/dataset.js';
 import type { OperationId } from '../../catalogue/operations.js';
+import { SANDBOX_BEHAVIOUR } from '../behaviour.js';
 
 export interface ClientProgram {
   readonly name: string;
@@ -150,6 +151,11 @@ export function nextRequest(random: Random, clients: readonly Installation[], me
     case 'favorites.delete':
     case 'trysoons.delete':
       return request('DELETE', `${operation === 'favorites.delete' ? '/favorites' : '/trysoons'}?rid=${recipe(random)}`);
+    default: {
+      // An operation the population has no script for (one added since) is sent as its sandbox example.
+      const { method, target, body } = SANDBOX_BEHAVIOUR[operation as OperationId].example;
+      return request(method, target, body ? Object.fromEntries(Object.entries(body).map(([name, value]) => [name, String(value)])) : undefined);
+    }
   }
 }
 
