@@ -230,7 +230,8 @@ export class RolloutRunner {
           const decision = evaluate(state, plan, { step: evidence?.step ?? EMPTY, recent: evidence?.recent ?? EMPTY, readsDone: this.readsDone(id) }, now);
           state = decision.state;
           events.push(...decision.events);
-          if (decision.judged) events.push(...this.judge(id, plan, decision.state, decision.judged, evidence?.step ?? EMPTY, now));
+          // A notice (a step that holds nobody) is told whether or not the state moved.
+          if (decision.judged) decided.push(...this.judge(id, plan, decision.state, decision.judged, evidence?.step ?? EMPTY, now));
         }
       }
       if (stored && state === stored.state) continue;
