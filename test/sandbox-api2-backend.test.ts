@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { basicHeader } from '../src/legacy/credentials.js';
+import { basicHeader } from '../src/legacy/basic-auth.js';
 import type { Review as LegacyReview } from '../src/legacy/records.js';
 import { reviewGuid } from '../src/sandbox/api2-records.js';
 import { startApi2Sandbox } from '../src/sandbox/api2-start.js';

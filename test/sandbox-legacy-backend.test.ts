@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../src/catalogue/operations.js';
 import { OPERATIONS, operationById } from '../src/catalogue/operations.js';
-import { basicHeader } from '../src/legacy/credentials.js';
+import { basicHeader } from '../src/legacy/basic-auth.js';
 import { PRIMARY_CATEGORY_TOKENS } from '../src/legacy/param-rules.js';
 import {
   GroceryItemSchema,

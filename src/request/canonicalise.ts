@@ -27,7 +27,7 @@
 import type { ParamSpec } from '../catalogue/operations.js';
 import type { RouteMatch } from '../catalogue/route-table.js';
 import { checkRaw } from '../legacy/param-rules.js';
-import type { BasicCredentials } from '../legacy/credentials.js';
+import type { BasicCredentials } from '../legacy/basic-auth.js';
 import type { FieldError } from '../legacy/field-error.js';
 import { readBodyParams } from './body-params.js';
 import type { BodyKind, BodyPair } from './body-params.js';

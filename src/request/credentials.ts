@@ -4,8 +4,8 @@
  * request, the cache key, the api2 calls and the record all read these; nothing parses them again.
  * Never logged, never keyed: the record holds keyed hashes only (src/request/identity.ts).
  */
-import { parseBasic } from '../legacy/credentials.js';
-import type { BasicCredentials } from '../legacy/credentials.js';
+import { parseBasic } from '../legacy/basic-auth.js';
+import type { BasicCredentials } from '../legacy/basic-auth.js';
 import type { Pair } from './pairs.js';
 
 export interface Credentials {

@@ -20,7 +20,7 @@
  *   check: refused calls count too; unknown paths and 405s do not.
  */
 import { Hono } from 'hono';
-import { parseBasic } from '../legacy/credentials.js';
+import { parseBasic } from '../legacy/basic-auth.js';
 import { parseBody, parseQuery } from '../request/first-values.js';
 import type { ParamValues } from '../request/first-values.js';
 import { API2_MESSAGES, error, invalid } from './api2-replies.js';

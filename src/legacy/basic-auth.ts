@@ -1,7 +1,7 @@
 /**
- * Legacy credentials: `api_key` in the query string on every call, HTTP Basic for the user
- * (api2-notes, authentication [C]). This module only reads them; whether they are valid is the
- * backend's to say. Nothing here logs or returns a secret.
+ * HTTP Basic as the legacy interface takes it: the user of a call (api2-notes, authentication [C];
+ * the `api_key` is read with the query, src/request/credentials.ts). This module only parses and
+ * writes the header; whether it is valid is the backend's to say. Nothing here logs a secret.
  */
 
 export interface BasicCredentials {
