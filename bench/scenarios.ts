@@ -79,12 +79,14 @@ function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): Record<s
 export const targetNames = (): string[] => [...GATEWAY_TARGETS, ...Object.keys(ANCHORS), ...(findNginx() ? ['nginx'] : [])];
 
 /** Starts one process under test by name, against the canned upstreams; Node ones with their GC traced. */
-export function startTarget(target: string, upstreams: UpstreamInfo, options: ForkOptions = { gcTrace: true }): Promise<Child> {
+export function startTarget(named: string, upstreams: UpstreamInfo, options: ForkOptions = { gcTrace: true }): Promise<Child> {
+  // A scenario's id (as the bench prints it: `passthrough`) names its target too.
+  const target = SCENARIOS.find((scenario) => scenario.id === named && scenario.target !== 'upstream')?.target ?? named;
   const nginx = target === 'nginx' ? findNginx() : undefined;
   if (nginx) return startNginx(nginx, upstreams.legacyOrigin);
   if ((GATEWAY_TARGETS as readonly string[]).includes(target)) return forkChild(target, './gateway-child.ts', { config: gatewayConfig(target as GatewayTarget, upstreams) }, options);
   const anchor = ANCHORS[target as AnchorTarget] as (typeof ANCHORS)[AnchorTarget] | undefined;
-  if (!anchor) return Promise.reject(new Error(`--target: one of ${targetNames().join(', ')}, not ${JSON.stringify(target)}`));
+  if (!anchor) return Promise.reject(new Error(`--target: one of ${targetNames().join(', ')} (or a scenario's id: ${SCENARIOS.map((s) => s.id).join(', ')}), not ${JSON.stringify(named)}`));
   const [entry, spec] = anchor(upstreams);
   return forkChild(target, entry, spec, options);
 }
