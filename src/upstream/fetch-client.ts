@@ -11,30 +11,10 @@
  * - Redirects are never followed (`redirect: 'manual'`): a 3xx goes back to the client as sent.
  * - Nothing is retried here.
  *
- * DECISION (content coding; proxy-lessons "Headers and bodies", honojs/hono#3518): fetch decodes
- * compressed answers and gives no portable way to read the encoded bytes, so the undici rule
- * "pass encoded bytes through untouched" cannot hold here. Instead:
- *   1. Upstream, `accept-encoding` is `gzip` when the client accepts gzip (negotiateEncoding, src/request/encoding.ts: it saves bandwidth
- *      between the edge and the backend, and every fetch implementation decodes gzip), and
- *      `identity` otherwise (explicitly: fetch would otherwise ask for gzip/br by itself and
- *      answer the client with bytes it did not ask for). On the Workers platform (and miniflare)
- *      the Worker always sees `Accept-Encoding: br, gzip` — the platform negotiates with the
- *      client itself — so there the upstream is asked for gzip.
- *   2. When the answer carries a content coding that fetch has decoded, the body we hold is the
- *      decoded one: `content-encoding` is dropped and `content-length` recomputed from the
- *      decoded bytes (dropped where there is no body: HEAD, 204, 304, as the decoded length is
- *      unknown there; on the Workers platform the edge then compresses for the client as it
- *      negotiates), and a strong `ETag` becomes weak (RFC 9110 8.8.1: the decoded
- *      representation is not byte-identical to the one the tag named). This applies to HEAD,
- *      204 and 304 answers too, so they describe what the GET would give.
- *      Which codings are decoded differs by runtime (measured in
- *      test/edge-fetch-client-in-workerd.test.ts): gzip and br by both workerd and Node's
- *      fetch (x-gzip is gzip); `deflate` by Node's fetch but NOT by workerd. So a `deflate` body
- *      is treated as decoded only when it no longer starts with a zlib header (RFC 1950: HTTP
- *      deflate is zlib-wrapped; a JSON or XML body cannot start with one).
- *   3. Any other coding (the upstream sent one nobody asked for) is passed with its header as it
- *      is; fetch implementations leave codings they do not know undecoded.
- * The client therefore never receives `content-encoding: gzip` over a body that is not gzip.
+ * DECISION (content coding): fetch decodes compressed answers and cannot hand over the encoded
+ * bytes, so a decoded answer loses `content-encoding`, gets its length recomputed and a weak ETag;
+ * the upstream is asked for gzip only when the client accepts it. The rules, per runtime, and why:
+ * docs/deploy.md, "Content coding on the edge".
  */
 import { UpstreamError } from './types.js';
 import type { UpstreamClient, UpstreamFailure, UpstreamRequest, UpstreamResponse } from './types.js';

@@ -8,20 +8,11 @@
  *   p l:<h(flight)>   single-flight lock, value = a random token, PX = lockTtlMs
  *   p inval           pub/sub channel: `<instance> *` or `<instance> g:<group>`
  *
- * Invalidation (DECISION): keyspace generations, checked on every read of a page, L1 hits included.
- * A generation moves past its value and Redis's clock (INVALIDATE_SCRIPT), so it never comes back
- * to an older value, even after a FLUSHALL. An entry carries the generations read before its
- * upstream call, and is read in the same MGET as the current ones: a write through any replica
- * hides every older entry at once, exactly, even one stored after the invalidation by a slow
- * replica. The write's answer waits until Redis has taken the new generation (bounded by the
- * command timeout; past it, or with Redis out, the write is answered anyway, logged and counted).
- * An L1 copy remembers the stamp it was filled under, and an L1 hit compares it with the current
- * generations (`currentStamp`: one MGET per event-loop turn for every hit of that turn, sent after
- * they arrived), so no replica serves a page that a write answered before the hit arrived has
- * dropped. The pub/sub message drops L1 copies at once (memory, and the case where Redis dies
- * after the write: a replica that cannot ask Redis serves its L1 as without a tier); a message
- * lost while Redis or the subscriber was away is covered by comparing every L1 copy's stamp with
- * the current generations when the tier comes back (onResync).
+ * Invalidation (DECISION): keyspace generations, checked on every read of a page, L1 hits
+ * included (one MGET per event-loop turn); a generation only moves forward, past Redis's clock, so
+ * a write through any replica hides every older entry at once, even after a FLUSHALL; pub/sub drops
+ * L1 copies at once and a resync covers messages lost while Redis was away. The whole rule and the
+ * tests that hold it: docs/fleet.md, "How the shared tier works".
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';

@@ -7,18 +7,8 @@
  * answering. What is queued is written when the process exits. Records are `info`, answers 5xx
  * `warn`.
  *
- * Why gather here: sonic-boom keeps each write as a piece of its own and joins the pieces of one
- * file write (up to `maxWrite`) into a new Buffer; one write per request line would encode every
- * line on its own and copy it again into that join. A batch is encoded once and written as it
- * is. Batches of 16 KiB rather than sonic-boom's 4 KiB minimum: each file write is a round trip
- * through libuv's thread pool, and lines waiting behind a queue of small writes outlive two
- * scavenges and are promoted to the old generation.
- *
- * Why bytes (`contentMode: 'buffer'`): in its string mode sonic-boom encodes every string it has
- * written a second time once the write completes (to count what was written), and under load that
- * put the process in a state where about 300 bytes of every request were promoted to the old
- * generation (`npm run bench -- profile --gc`, cache hit with the log on: 190-330 B per request, 4 B with the log off or
- * with the batches written as bytes). A batch is encoded once here and written as it is.
+ * Why batches of 16 KiB, and bytes rather than strings: docs/benchmarks-anchors.md, "The usage
+ * log's batches" (each line written on its own was promoted to the old generation under load).
  *
  *   {"level":30,"time":1732170000000,"instance":"pod-7","config":"9c1e…","requestId":"…","method":"GET","operation":"recipes.search",
  *    "mode":"legacy","insecure":false,"status":200,…,"msg":"request"}
