@@ -128,10 +128,10 @@ describe('a write through one replica, then a read through another', () => {
     await a.close();
     const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
     const unacknowledged = lines.filter((line) => line['msg'] === 'cache-invalidation');
-    expect(unacknowledged.map((line) => [line['acknowledged'], typeof line['reason']])).toEqual([
-      ['false', 'string'],
-      ['false', 'string'],
-    ]);
+    // One line per write at least; a replay of the first when Redis came back, cut short by the
+    // kill, says so too (a busy machine can order them that way).
+    expect(unacknowledged.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(unacknowledged.map((line) => `${String(line['acknowledged'])} ${typeof line['reason']}`))).toEqual(new Set(['false string']));
   });
 
   it('counts a write answered before a paused redis took its invalidation in /metrics, and one it took not at all', async () => {
