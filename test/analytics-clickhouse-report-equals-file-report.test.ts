@@ -59,6 +59,12 @@ describe('the migration report counted by ClickHouse', () => {
     expect(fromFile.summary.records).toBeGreaterThan(12_000);
     expect(fromFile.operations.find((op) => op.operation === 'recipes.search')!.modes[0]!.requests).toBeGreaterThan(4096);
     expect(fromFile.told.length, 'clients told of the deprecation').toBeGreaterThan(100);
+    // Every client has its section, with sides (fallbacks among them), 5xx and programs to compare.
+    expect(fromFile.clientSections.length).toBe(fromFile.summary.clients);
+    const sides = fromFile.clientSections.flatMap((c) => c.operations.flatMap((op) => op.sides));
+    expect(sides.some((s) => s.side === 'fallback') && sides.some((s) => s.errors > 0)).toBe(true);
+    expect(fromFile.clientSections.every((c) => c.programs.reduce((sum, p) => sum + p.requests, 0) === c.requests)).toBe(true);
+    expect(fromFile.clientSections.filter((c) => c.programs.some((p) => p.program === 'RecipeBox')).length).toBeGreaterThan(100);
     expect(comparable(fromClickHouse)).toEqual(comparable(fromFile));
     expect(renderText(comparable(fromClickHouse))).toBe(renderText(comparable(fromFile)));
     expect(renderHtml(comparable(fromClickHouse))).toBe(renderHtml(comparable(fromFile)));
@@ -92,7 +98,7 @@ describe('the migration report counted by ClickHouse', () => {
       {
         id: '5b0e4a0c-3f6e-4c59-9a43-0d6cb1f1e001', requestId: 'r-ddl', traceId: '0af7651916cd43dd8448eb211c80319c', startedAt: 0, method: 'GET', operation: 'recipes.search', pathTemplate: '/x/{n}', form: 'canonical', versionPrefix: 'v1',
         absoluteForm: true, scheme: 'http', insecure: true, jsonBy: 'content-type', mode: 'api2', routeMode: 'canary', fallback: true, cache: 'HIT', status: 200,
-        latencyMs: 12.34, upstreamMs: 5.6, bytesIn: 10, bytesOut: 2000, client: 'aaaaaaaaaaaaaaaa', clientLabel: 'ios', user: 'bbbbbbbbbbbbbbbb', deprecation: 'deprecation+sunset', error: 'none',
+        latencyMs: 12.34, upstreamMs: 5.6, bytesIn: 10, bytesOut: 2000, client: 'aaaaaaaaaaaaaaaa', clientLabel: 'ios', clientProgram: 'RecipeBox', user: 'bbbbbbbbbbbbbbbb', deprecation: 'deprecation+sunset', error: 'none',
       },
       30,
       Date.parse('2026-01-05T10:00:00Z'),

@@ -17,6 +17,7 @@ import type { CacheOutcome } from '../cache/types.js';
 import type { Arrival } from './arrival.js';
 import { jsonChosenBy } from '../legacy/render.js';
 import type { DeprecationTold } from '../config/deprecation.js';
+import { clientProgramOf } from '../http/client-program.js';
 
 /**
  * Which upstream answered the request (the outcome's `side`, logged as `mode`): `legacy`
@@ -71,6 +72,8 @@ export interface RequestRecord {
   readonly client?: string;
   /** Label of that hash from `observability.clientLabels`. */
   readonly clientLabel?: string;
+  /** The client program's family from its User-Agent (src/http/client-program.ts), with the usage log on. */
+  readonly clientProgram?: string | undefined;
   /** Keyed hash of the HTTP Basic user name (16 hex digits). */
   readonly user?: string;
   /** The deprecation signal the answer carried (src/pipeline/deprecation-signal.ts). */
@@ -142,6 +145,7 @@ export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, ans
     bytesOut: answered.bytesOut,
     client: who?.hash,
     clientLabel: who?.label,
+    clientProgram: identifier ? clientProgramOf(arrival.headers['user-agent']) : undefined,
     user: identifier?.user(credentials.user),
     deprecation: answered.deprecation,
     error: outcome.error,

@@ -111,6 +111,7 @@ export const RECORD_FIELDS = [
   recordField('scheme', 'string', 'optional', 'http or https', (r) => r.scheme),
   recordField('client', 'string', 'optional', 'keyed hash of the api_key (16 hex digits)', (r) => r.client),
   recordField('clientLabel', 'string', 'optional', "the client hash's label from observability.clientLabels", (r) => r.clientLabel),
+  recordField('clientProgram', 'string', 'optional', "the client program's family: its User-Agent's product name (src/http/client-program.ts; at most 32 token characters, never the whole header)", (r) => r.clientProgram),
   recordField('user', 'string', 'optional', 'keyed hash of the HTTP Basic user name', (r) => r.user),
   recordField('latencyMs', 'ms', 'optional', 'arrival to answer ready, ms', (r) => r.latencyMs),
   recordField('upstreamMs', 'ms', 'optional', 'time spent waiting on upstreams, ms', (r) => r.upstreamMs),

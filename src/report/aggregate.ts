@@ -8,6 +8,8 @@
  * from the (operation, mode) cells at the end; clients get a number so that per-operation client
  * sets and per-client uses are keyed by numbers, not by long strings.
  */
+import { countAnswers, countProgram, newClientFacts, sideOf } from './client-facts.js';
+import type { ClientFacts } from './client-facts.js';
 import { LatencySketch } from './latency-sketch.js';
 import { parseLine } from './parse-record.js';
 import { ScopedEvidence } from './scoped-evidence.js';
@@ -112,6 +114,8 @@ export interface ClientAgg {
   readonly uses: Map<number | string, UseAgg>;
   /** The deprecation signal: its first answer with it (Infinity: never told), the signals, how many answers. */
   readonly told: ToldAgg;
+  /** Its answers per operation and side, and its programs (the client section: client-sections.ts). */
+  readonly facts: ClientFacts;
 }
 
 export interface ToldAgg {
@@ -240,7 +244,7 @@ export class Aggregator {
     let client: ClientAgg | undefined;
     if (record.client !== undefined) {
       client = this.clients.get(record.client);
-      if (!client) this.clients.set(record.client, (client = { index: this.clients.size, label: undefined, labelTime: -Infinity, requests: 0, legacy: 0, redirectBreaks: 0, first: time, last: time, uses: new Map(), told: newTold() }));
+      if (!client) this.clients.set(record.client, (client = { index: this.clients.size, label: undefined, labelTime: -Infinity, requests: 0, legacy: 0, redirectBreaks: 0, first: time, last: time, uses: new Map(), told: newTold(), facts: newClientFacts() }));
       op.clients.add(client.index);
     } else {
       this.anonymous++;
@@ -327,7 +331,7 @@ export class Aggregator {
   /** A client's counts, created empty when new. */
   client(id: string, first: number, last: number): ClientAgg {
     let client = this.clients.get(id);
-    if (!client) this.clients.set(id, (client = { index: this.clients.size, label: undefined, labelTime: -Infinity, requests: 0, legacy: 0, redirectBreaks: 0, first, last, uses: new Map(), told: newTold() }));
+    if (!client) this.clients.set(id, (client = { index: this.clients.size, label: undefined, labelTime: -Infinity, requests: 0, legacy: 0, redirectBreaks: 0, first, last, uses: new Map(), told: newTold(), facts: newClientFacts() }));
     return client;
   }
 
@@ -345,6 +349,8 @@ export class Aggregator {
     if (record.clientLabel !== undefined) takeLabel(client, record.clientLabel, record.time);
     if (record.mode === 'legacy') client.legacy++;
     if (record.deprecation !== undefined) addTold(client.told, record.deprecation, record.time);
+    countAnswers(client.facts, record.operation, sideOf(record.mode, record.fallback), 1, record.status >= 500 ? 1 : 0);
+    if (record.clientProgram !== undefined) countProgram(client.facts, record.clientProgram, 1);
     if (record.insecure && record.method === 'GET' && record.jsonBy === 'content-type') client.redirectBreaks++;
     if (record.time < client.first) client.first = record.time;
     if (record.time > client.last) client.last = record.time;

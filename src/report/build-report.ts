@@ -7,6 +7,7 @@ import { flushMinute } from './aggregate.js';
 import type { Aggregator, ClientAgg, ModeAgg, OperationAgg, ShadowAgg } from './aggregate.js';
 import { blockerKinds, BLOCKER_TEXT } from '../migration/blockers.js';
 import { toldClients } from './told.js';
+import { clientSections } from './client-sections.js';
 import type { BlockerGroup, BlockerKind } from '../migration/blockers.js';
 import type { Evidence } from '../migration/readiness.js';
 import { judgeOperation } from '../migration/judgement/judge.js';
@@ -86,6 +87,7 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], options:
         .sort((a, b) => b.requests - a.requests || a.client.localeCompare(b.client)),
     },
     rollouts,
+    clientSections: clientSections(agg.clients, options.plans),
     told: toldClients(agg),
     timeline: timeline(agg, cells, modes.map(([mode]) => mode)),
     trends: { days: days(agg) },

@@ -11,6 +11,7 @@ import { agreementBar, modeColours, modeShareChart, timelineChart, topClientsCha
 import { READINESS_HTML_HEADERS, heldBackText, readinessHtmlCells } from '../migration/readiness-table.js';
 import { rolloutHtml } from './render-rollouts.js';
 import { toldHtml } from './told.js';
+import { clientSectionsHtml } from './client-sections.js';
 import type { OperationReport, PathCount, Report } from './types.js';
 import type { Thresholds } from './svg-charts.js';
 import { defaultPlan } from '../migration/judgement/default-plan.js';
@@ -163,6 +164,7 @@ export function renderHtml(report: Report): string {
     toldHtml(report),
     redirectSection(report),
     clientsTable(report),
+    clientSectionsHtml(report),
     uncataloguedTable(report),
     brokenLinesTable(report),
     html`<p class="muted">Generated ${report.generatedAt} by recipe-gateway report.</p>`,

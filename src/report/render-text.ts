@@ -5,6 +5,7 @@ import { clientName, operationList, formatAgreement, formatAgreementRate, format
 import { READINESS_HEADERS, heldBackText, readinessCells } from '../migration/readiness-table.js';
 import { rolloutText } from './render-rollouts.js';
 import { toldText } from './told.js';
+import { clientSectionsText } from './client-sections.js';
 import type { Report } from './types.js';
 
 const MAX_CLIENTS = 25;
@@ -125,6 +126,7 @@ export function renderText(report: Report): string {
 
   out.push(...rolloutText(report));
   out.push(...toldText(report));
+  out.push(...clientSectionsText(report));
 
   if (summary.brokenLines > 0) {
     out.push('', `BROKEN LINES (${formatCount(summary.brokenLines)}; not counted)`);

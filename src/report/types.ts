@@ -5,6 +5,7 @@ import type { BlockerGroup, BlockerKind } from '../migration/blockers.js';
 import type { Evidence } from '../migration/readiness.js';
 import type { Judgement, OperationState } from '../migration/judgement/types.js';
 import type { RolloutReport } from './rollout-lines.js';
+import type { ClientStanding, PlansByOperation } from '../migration/rollout/client-standing.js';
 
 /** One request record read back from the usage log (src/observability/log-fields.ts). */
 export interface LogRecord {
@@ -33,6 +34,8 @@ export interface LogRecord {
   readonly jsonBy?: string | undefined;
   /** The deprecation signal the answer carried (`deprecation`, `sunset`, `deprecation+sunset`). */
   readonly deprecation?: string | undefined;
+  /** The client program's family (its User-Agent's product name: src/http/client-program.ts). */
+  readonly clientProgram?: string | undefined;
 }
 
 /** One shadow comparison read back from the usage log (`"msg":"shadow"`, src/traffic/shadow.ts `ShadowRecord`). */
@@ -65,6 +68,8 @@ export interface PathExample {
 export interface ReportOptions {
   /** Judge the evidence of this config version (a `config` hash of the log) instead of the latest request line's. */
   readonly configVersion?: string | undefined;
+  /** The config's routes (`--config`): the client sections then say where the rollout plans put each client. */
+  readonly plans?: PlansByOperation | undefined;
 }
 
 export interface ModeReport {
@@ -191,6 +196,25 @@ export interface ClientReport {
   readonly blockers: readonly Blocker[];
 }
 
+/** One client's page (src/report/client-sections.ts; the console's client page shows the same). */
+export interface ClientSection {
+  readonly client: string;
+  readonly label: string | undefined;
+  readonly requests: number;
+  /** The operations it calls, most requests first: per side that answered (legacy, api2, fallback, gateway) the answers and the 5xx among them. */
+  readonly operations: ReadonlyArray<{
+    readonly operation: string;
+    readonly requests: number;
+    readonly sides: ReadonlyArray<{ readonly side: string; readonly answers: number; readonly errors: number }>;
+  }>;
+  /** The mappings' declared losses on the operations api2 answered it (src/catalogue/movability.ts mappingFor), in operation order. */
+  readonly losses: ReadonlyArray<{ readonly operation: string; readonly field: string; readonly why: string }>;
+  /** Its client programs (User-Agent families), most requests first (at most 10, then `(other programs)`; `(no User-Agent)` for the rest). */
+  readonly programs: ReadonlyArray<{ readonly program: string; readonly requests: number }>;
+  /** Where the config's rollout plans put it; null when the report was given no config. */
+  readonly standing: ClientStanding | null;
+}
+
 /** A client whose answers carried the deprecation signal: since when, and which signals. */
 export interface ToldClient {
   readonly client: string;
@@ -269,6 +293,8 @@ export interface Report {
   };
   /** Rollout decisions (`"msg":"rollout"` lines), per operation by name, each in time order. */
   readonly rollouts: readonly RolloutReport[];
+  /** One section per client (its operations, sides, errors, losses, programs, standing), most requests first. */
+  readonly clientSections: readonly ClientSection[];
   /** The clients told of the deprecation (docs/deprecation.md), told first first. */
   readonly told: readonly ToldClient[];
   readonly timeline: {

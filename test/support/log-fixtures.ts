@@ -285,6 +285,8 @@ export function generatedLines(count: number, seed = 42, first = 0, operations: 
       ...(random() < 0.05 ? { versionPrefix: pick(['v1', 'v2']) } : {}),
       scheme: random() < 0.2 ? 'http' : 'https',
       ...(client !== undefined ? { client, ...(client.endsWith('1') ? { clientLabel: 'partner-app' } : {}) } : {}),
+      // A client program on four lines of five, without drawing from the sequence.
+      ...(i % 5 !== 0 ? { clientProgram: ['RecipeBox', 'CookingPal', 'MealPlanner.NET', 'RecipeWidget'][i % 4] } : {}),
       latencyMs: random() < 0.01 ? 0 : Math.round(random() * random() * 50_000) / 100,
       upstreamMs: Math.round(random() * 15_000) / 100,
       ...(random() < 0.3 ? { cache: pick(['HIT', 'MISS', 'STALE', 'BYPASS']) } : {}),

@@ -6,6 +6,7 @@
  */
 import { Aggregator, EXAMPLE_LINES, addTold, keepExampleLine, takeLabel } from '../aggregate.js';
 import type { PathExample } from '../types.js';
+import { countAnswers, countProgram } from '../client-facts.js';
 import { timelineStep } from '../build-report.js';
 import { EXACT_LIMIT } from '../latency-sketch.js';
 import { fixedIndexOfSketch } from '../../migration/latency-buckets.js';
@@ -28,7 +29,7 @@ const opt = (value: unknown): string | undefined => (value === null || value ===
 export async function countsFromClickHouse(target: ClickHouseTarget, name: string, final: boolean): Promise<Aggregator> {
   const agg = new Aggregator();
   const table = final ? `${name} FINAL` : name;
-  const [cells, otherForms, routeModes, minutes, uses, uncatalogued, outcomes, skipReasons, diffs, noise, breakerOpens, rollouts, scopedAnswers, scopedShadows, exampleLines] = await Promise.all([
+  const [cells, otherForms, routeModes, minutes, uses, uncatalogued, outcomes, skipReasons, diffs, noise, breakerOpens, rollouts, scopedAnswers, scopedShadows, exampleLines, clientSides, clientPrograms] = await Promise.all([
     select(target, sql.cellsSql(table)),
     select(target, sql.otherFormsSql(table)),
     select(target, sql.routeModesSql(table)),
@@ -44,6 +45,8 @@ export async function countsFromClickHouse(target: ClickHouseTarget, name: strin
     select(target, sql.scopedAnswersSql(table)),
     select(target, sql.scopedShadowsSql(table)),
     select(target, sql.exampleLinesSql(table, EXAMPLE_LINES)),
+    select(target, sql.clientSidesSql(table)),
+    select(target, sql.clientProgramsSql(table)),
   ]);
   for (const [operation, time, id, examples] of exampleLines as Row[]) keepExampleLine(agg.operation(String(operation)).shadow.examples, { time: num(time), id: String(id), examples: JSON.parse(String(examples)) as PathExample[] });
   fillScoped(agg, scopedAnswers, scopedShadows);
@@ -56,6 +59,7 @@ export async function countsFromClickHouse(target: ClickHouseTarget, name: strin
   for (const [operation, form, n] of otherForms as Row[]) agg.operation(String(operation)).otherForms.set(String(form), num(n));
   for (const [operation, routeMode, n] of routeModes as Row[]) agg.operation(String(operation)).routeModes.set(String(routeMode), num(n));
   agg.anonymous = routed - fillClients(agg, uses);
+  fillClientFacts(agg, clientSides, clientPrograms);
   for (const [method, template, n] of uncatalogued as Row[]) {
     const found = agg.uncatalogued.get(`${String(method)} ${String(template)}`);
     if (found) found.requests = num(n);
@@ -178,6 +182,18 @@ function fillClients(agg: Aggregator, uses: readonly Row[]): number {
     }
   }
   return counted;
+}
+
+/** The client sections' counts (every client is known from its uses by now). */
+function fillClientFacts(agg: Aggregator, sides: readonly Row[], programs: readonly Row[]): void {
+  for (const [id, operation, side, n, errors] of sides as Row[]) {
+    const client = agg.clients.get(String(id));
+    if (client) countAnswers(client.facts, String(operation), String(side), num(n), num(errors));
+  }
+  for (const [id, program, n] of programs as Row[]) {
+    const client = agg.clients.get(String(id));
+    if (client) countProgram(client.facts, String(program), num(n));
+  }
 }
 
 /** The judgement's evidence per config version and mode in force, as the file reader counts it line by line. */

@@ -85,6 +85,14 @@ export const usesSql = (table: string): string => `SELECT client, operation, met
   countIf(isNotNull(deprecation)), minIf(time, isNotNull(deprecation)), groupUniqArrayIf(ifNull(deprecation, ''), isNotNull(deprecation))
 ${routed(table)} AND isNotNull(client) GROUP BY client, operation, method, template, mode, form, versionPrefix, scheme, insecure`;
 
+/** The client section's counts (src/report/client-facts.ts): per client, operation and side (fallback apart), the answers and the 5xx. */
+export const clientSidesSql = (table: string): string => `SELECT client, operation, if(fallback = 1, 'fallback', mode) AS side, count(), countIf(status >= 500)
+${routed(table)} AND isNotNull(client) GROUP BY client, operation, side`;
+
+/** Per client, its requests per client program (the usage line's `clientProgram`). */
+export const clientProgramsSql = (table: string): string => `SELECT client, clientProgram, count()
+${routed(table)} AND isNotNull(client) AND isNotNull(clientProgram) GROUP BY client, clientProgram`;
+
 export const uncataloguedSql = (table: string): string => `SELECT method, ifNull(pathTemplate, '(unknown)') AS template, count()
 ${requests(table)} AND operation = 'uncatalogued' GROUP BY method, template`;
 
