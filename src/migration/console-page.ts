@@ -86,7 +86,8 @@ ${raw(panel)}
 ${renderDifferences(model)}
 ${renderRolloutSection(rollout, nowMs, judgements)}
 <h2>Clients held back</h2>
-${clientSection}`;
+${clientSection}
+<p><a id="every-client" href="/admin/clients">Every client</a>: its operations, sides, errors, losses, programs and rollout plans, from the usage log.</p>`;
   // STYLE is a constant of this file, never data: written as it is.
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${refreshSeconds}"><title>Migration console</title><meta name="viewport" content="width=device-width, initial-scale=1"><style>${raw(STYLE)}</style></head><body>${body}</body></html>

@@ -2,6 +2,8 @@
  * Starting the gateway on Node: the upstream clients (undici pools), the core app, and the
  * listeners (plain HTTP, and HTTPS when a certificate is configured).
  */
+import { clientViews } from '../migration/console-clients.js';
+import { usageLogHistory } from './client-history.js';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
@@ -125,6 +127,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       { path: '/admin/traffic', render: async () => (generations ? trafficView(generations.active, routeInForce()!, await judge()) : {}) },
       { path: rolloutRoutes.view.path, render: async () => rolloutAdminView(rollout?.snapshot(), await judge()) },
       consoleView(judge, () => generations?.active, () => rollout?.snapshot(), () => generations?.active.traffic?.shadow?.snapshot() ?? [], options.extraAdmin?.consolePanel),
+      ...clientViews(usageLogHistory(config.observability.log), () => generations?.active.config.routes ?? {}),
       ...(options.extraAdmin?.views ?? []),
     ],
     // The pools of the config in force (a retired generation's pools drain and close on their own).

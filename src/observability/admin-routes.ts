@@ -18,7 +18,8 @@ export interface AdminView {
   readonly path: string;
   /** `html`: `render` gives the page (a string or a promise of one); JSON otherwise (a value or a promise of one). */
   readonly type?: 'json' | 'html';
-  render(): unknown;
+  /** `params`: the path's parameters when `path` is a Hono pattern (`/admin/clients/:client`). */
+  render(params?: Readonly<Record<string, string>>): unknown;
 }
 
 /**
@@ -89,8 +90,8 @@ function routeAdminViews(app: Hono<any>, admin: AdminRoutes): void {
     return new Response(body, { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store' } });
   });
   for (const view of admin.views ?? []) {
-    if (view.type === 'html') app.get(view.path, async (c) => c.html(String(await view.render()), 200, { 'cache-control': 'no-store' }));
-    else app.get(view.path, async (c) => c.json((await view.render()) as object, 200, { 'cache-control': 'no-store' }));
+    if (view.type === 'html') app.get(view.path, async (c) => c.html(String(await view.render(c.req.param() as Record<string, string>)), 200, { 'cache-control': 'no-store' }));
+    else app.get(view.path, async (c) => c.json((await view.render(c.req.param() as Record<string, string>)) as object, 200, { 'cache-control': 'no-store' }));
   }
   for (const action of admin.actions ?? []) {
     app.post(action.path, async (c) => {

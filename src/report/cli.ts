@@ -14,6 +14,8 @@ import { renderText } from './render-text.js';
 import { runIngest } from './ingest-cli.js';
 import { runGuide } from './guide/cli.js';
 import { reportFrom } from './run.js';
+import { loadConfigFile } from '../node/config-file.js';
+import type { PlansByOperation } from '../migration/rollout/client-standing.js';
 import { clickHouseSource } from './sources/clickhouse.js';
 import { DEFAULT_TABLE, createTableSql, isTableName } from './sources/clickhouse-ddl.js';
 import { ClickHouseError, clickHouseTarget } from './sources/clickhouse-http.js';
@@ -35,6 +37,7 @@ const USAGE = `usage: npm run report -- [options] <log files | ->   (plain or .g
   --json                 print the report as JSON instead of tables
   --html FILE            also write a self-contained HTML page with charts
   --config-version HASH  judge the evidence of this config version (a \`config\` hash of the log) instead of the latest
+  --config FILE          the gateway's config: each client's section says which rollout plans hold it or name it in a cohort
 `;
 
 /** The guide's example legacy requests: the sandbox's (this command's start-up wires them; the report's code never imports the sandbox). */
@@ -56,6 +59,7 @@ async function main(): Promise<number> {
         json: { type: 'boolean', default: false },
         html: { type: 'string' },
         'config-version': { type: 'string' },
+        config: { type: 'string' },
         ...Object.fromEntries(GONE.map((flag) => [flag, { type: 'string' as const }])),
         clickhouse: { type: 'string' },
         table: { type: 'string', default: DEFAULT_TABLE },
@@ -113,9 +117,18 @@ async function main(): Promise<number> {
     return 2;
   }
 
+  let plans: PlansByOperation | undefined;
+  if (values.config !== undefined) {
+    const loaded = await loadConfigFile(values.config);
+    if (!loaded.ok) {
+      process.stderr.write(`--config ${values.config}: ${loaded.errors.join('; ')}\n`);
+      return 2;
+    }
+    plans = loaded.config.routes;
+  }
   const started = performance.now();
   const source = target ? clickHouseSource(target, values.table, { final: values.final }) : filesSource(positionals);
-  const report = await reportFrom(source, { configVersion: values['config-version'] });
+  const report = await reportFrom(source, { configVersion: values['config-version'], plans });
   const seconds = (performance.now() - started) / 1000;
   if (values.html) {
     await writeFile(values.html, renderHtml(report));
