@@ -5,7 +5,8 @@
  *
  * Fields: `<operation>:<side>:n` (answers by that side), `:4xx`, `:5xx`, `:lat:<i>` (latency in the
  * i-th fixed bucket), `<operation>:fallback`, `<operation>:shadow:<agreed|differed|skipped>`,
- * `breaker:<upstream>:open`, `client:<hash>:<blocker kind>` (requests of a client held back by it).
+ * `breaker:<upstream>:open`, `client:<hash>:<blocker kind>` (requests of a client held back by it;
+ * at most MAX_CLIENT_FIELDS_PER_BUCKET per bucket, the clients past them summed as OTHER_CLIENTS).
  */
 import { OPERATION_IDS } from '../catalogue/operations.js';
 import type { OperationId } from '../catalogue/operations.js';
@@ -86,11 +87,37 @@ const ANSWER_FIELDS = new Map<string, ReadonlyMap<string, AnswerFields>>(
   ]),
 );
 
+/**
+ * DECISION: a bucket keeps at most 200 client blocker fields (the first clients seen in it); the
+ * requests of the clients past them are counted under OTHER_CLIENTS. The console shows the top 25
+ * clients; a hundred thousand distinct clients then cost a bucket no more than a few hundred.
+ */
+export const MAX_CLIENT_FIELDS_PER_BUCKET = 200;
+export const OTHER_CLIENTS = '(other clients)';
+/** How many client fields each bucket's tally holds. */
+const clientFields = new WeakMap<Tally, number>();
+
+function addClientBlocker(tally: Tally, client: string, kind: BlockerKind): void {
+  const field = `client:${client}:${kind}`;
+  const found = tally.get(field);
+  if (found !== undefined) {
+    tally.set(field, found + 1);
+    return;
+  }
+  const fields = clientFields.get(tally) ?? 0;
+  if (fields >= MAX_CLIENT_FIELDS_PER_BUCKET) {
+    add(tally, `client:${OTHER_CLIENTS}:${kind}`);
+    return;
+  }
+  clientFields.set(tally, fields + 1);
+  tally.set(field, 1);
+}
+
 /** What a request record adds: only catalogued requests answered by a side (not the gateway's own refusals). */
 export function tallyRequest(tally: Tally, record: RequestRecord): void {
   const { operation, mode, status } = record;
   if (record.client !== undefined && operation !== null && mode !== undefined) {
-    for (const kind of blockerKinds({ operation, mode, form: record.form, versionPrefix: record.versionPrefix, insecure: record.insecure })) add(tally, `client:${record.client}:${kind}`);
+    for (const kind of blockerKinds({ operation, mode, form: record.form, versionPrefix: record.versionPrefix, insecure: record.insecure })) addClientBlocker(tally, record.client, kind);
   }
   const fields = operation === null || mode === undefined ? undefined : ANSWER_FIELDS.get(operation)?.get(mode);
   if (fields === undefined) return;
