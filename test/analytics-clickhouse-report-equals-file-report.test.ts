@@ -32,7 +32,7 @@ import { startLegacySandbox } from '../src/sandbox/start.js';
 
 const run = promisify(execFile);
 const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const cli = ['src/report/cli.ts'];
+const cli = ['src/cli/report.ts'];
 
 async function report(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {

@@ -129,7 +129,7 @@ describe("a client's page and the report's client section", () => {
     const deadline = Date.now() + 15_000;
     while ((await reportFromInputs([logFile])).summary.records < sent && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 
-    const run = await runTsxScript('src/report/cli.ts', ['--json', '--config', join(dir, 'config.json'), logFile], 60_000);
+    const run = await runTsxScript('src/cli/report.ts', ['--json', '--config', join(dir, 'config.json'), logFile], 60_000);
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as Report;
     const section = (id: string) => report.clientSections.find((c) => c.client === id)!;

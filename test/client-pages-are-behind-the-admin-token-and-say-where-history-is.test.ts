@@ -1,12 +1,12 @@
 /**
- * The console's client pages (src/migration/console-clients.ts) are admin views like the others:
+ * The console's client pages (src/admin/console-clients.ts) are admin views like the others:
  * behind the bearer token on the main listener, their path parameter included; with the usage log
  * not in a file they keep nothing and say where the per-client history is.
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { clientViews } from '../src/migration/console-clients.js';
-import { mountAdminRoutes } from '../src/observability/admin-routes.js';
+import { clientViews } from '../src/admin/console-clients.js';
+import { mountAdminRoutes } from '../src/admin/routes.js';
 import { usageLogHistory } from '../src/node/client-history.js';
 
 const TOKEN = 'client-pages-admin-token-0123456789';

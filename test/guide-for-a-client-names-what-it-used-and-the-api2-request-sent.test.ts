@@ -51,7 +51,7 @@ const REVIEW = SANDBOX_BEHAVIOUR['reviews.get'].example.target;
 
 async function guide(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(tsx, ['src/report/cli.ts', 'guide', ...args], { timeout: 120_000 });
+    const { stdout, stderr } = await run(tsx, ['src/cli/report.ts', 'guide', ...args], { timeout: 120_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     return error as { code: number; stdout: string; stderr: string };

@@ -12,7 +12,7 @@ import { scenarioLines, writeLog } from './support/log-fixtures.js';
 
 const run = promisify(execFile);
 const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const cli = ['src/report/cli.ts'];
+const cli = ['src/cli/report.ts'];
 
 function withStdin(args: string[], input: Buffer): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

@@ -32,7 +32,7 @@ interface Outcome {
 function clientHash(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Outcome> {
   const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_HASH_KEY: '', GATEWAY_CONFIG: '', ...options.env };
   return new Promise((resolve) => {
-    const child = execFile(tsx, ['src/report/client-hash-cli.ts', ...args], { env }, (error, stdout, stderr) =>
+    const child = execFile(tsx, ['src/cli/client-hash.ts', ...args], { env }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
     );
     child.stdin?.end(options.stdin ?? '');

@@ -42,7 +42,7 @@ beforeAll(async () => {
   const log = await writeLog([...scenarioLines(), ...shadowScenarioLines(), ...hostileLines()]);
   htmlFile = join(await mkdtemp(join(tmpdir(), 'report-html-')), 'report.html');
   const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-  const { stdout } = await run(tsx, ['src/report/cli.ts', '--json', '--html', htmlFile, log]);
+  const { stdout } = await run(tsx, ['src/cli/report.ts', '--json', '--html', htmlFile, log]);
   report = JSON.parse(stdout) as Report;
 
   profile = await mkdtemp(join(tmpdir(), 'chromium-profile-'));

@@ -17,7 +17,7 @@ import { logLine, shadowLine, shadowScenarioLines, T0, tempDir, times, writeLog 
 
 const run = promisify(execFile);
 const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const cli = ['src/report/cli.ts'];
+const cli = ['src/cli/report.ts'];
 
 let file: string;
 let report: Report;

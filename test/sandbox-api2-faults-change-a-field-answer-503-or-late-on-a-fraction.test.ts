@@ -7,7 +7,7 @@
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_API_KEYS } from '../src/sandbox/dataset/dataset.js';
-import { createAdminApp } from '../src/observability/admin-routes.js';
+import { createAdminApp } from '../src/admin/routes.js';
 import { faultFromText } from '../src/sandbox/api2-fault-setting.js';
 import { FAULT_MARK } from '../src/sandbox/api2-faults.js';
 import { sandboxAdmin } from '../src/sandbox/sandbox-admin.js';

@@ -2,7 +2,7 @@
  * The sandbox (src/sandbox/: the test-double backends and their dataset) stands beside the
  * product, never under it: no file of src/ or mappings/ outside src/sandbox/ imports it, except
  * the start-up code that wires it (`npm start` without a config, src/node/main.ts; the report's
- * guide command, src/report/cli.ts, hands the guide the sandbox's example requests). Tests and
+ * guide command, src/cli/report.ts, hands the guide the sandbox's example requests). Tests and
  * the bench may import it. Every import counts (type-only, re-export and dynamic).
  */
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { importGraph, typescriptFiles } from './support/import-graph.js';
 const ROOT = resolve(import.meta.dirname, '..');
 const SANDBOX = 'src/sandbox/';
 /** The start-up code that wires the sandbox in. */
-const WIRING = new Set(['src/node/main.ts', 'src/report/cli.ts']);
+const WIRING = new Set(['src/node/main.ts', 'src/cli/report.ts']);
 
 /** Each import into the sandbox from a file that is neither the sandbox nor its wiring, as `from -> to`. */
 function importsIntoSandbox(graph: ReadonlyMap<string, readonly string[]>, root: string): string[] {
@@ -40,7 +40,7 @@ describe('the sandbox stands beside the product', () => {
     expect(importsIntoSandbox(graph, '/r')).toEqual(['src/app.ts -> src/sandbox/dataset/dataset.ts', 'src/catalogue/entry.ts -> src/sandbox/legacy-values.ts']);
   });
 
-  it('nothing in src or mappings outside src/sandbox imports it, but the start-up code (src/node/main.ts, src/report/cli.ts)', () => {
+  it('nothing in src or mappings outside src/sandbox imports it, but the start-up code (src/node/main.ts, src/cli/report.ts)', () => {
     const files = ['src', 'mappings'].flatMap((folder) => typescriptFiles(join(ROOT, folder)));
     const graph = importGraph(files, (file) => readFileSync(file, 'utf8'));
     expect(files.filter((file) => relative(ROOT, file).startsWith(SANDBOX)).length).toBeGreaterThan(10);

@@ -1,10 +1,10 @@
 /**
- * Node-only: the console's per-client history (src/migration/console-clients.ts) read from the
+ * Node-only: the console's per-client history (src/admin/console-clients.ts) read from the
  * usage-log file this gateway writes, through the report's own file source and client sections:
  * the console's client page and the report agree by construction. Each page view reads the file
  * again (nothing per client stays in memory); a log rotated away is not read (the report reads it).
  */
-import type { ClientHistory } from '../migration/console-clients.js';
+import type { ClientHistory } from '../admin/console-clients.js';
 import { clientSections } from '../report/client-sections.js';
 import { filesSource } from '../report/sources/files.js';
 

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { AggregatorRegistry } from 'prom-client';
 import type { GatewayConfig } from '../config/schema.js';
-import { createAdminApp } from '../observability/admin-routes.js';
+import { createAdminApp } from '../admin/routes.js';
 import { adminAccess } from '../observability/node/admin-access.js';
 import { createUsageLog } from '../observability/node/usage-log.js';
 import { instanceId, originSource } from '../observability/node/origin.js';

@@ -2,7 +2,7 @@
  * Starting the gateway on Node: the upstream clients (undici pools), the core app, and the
  * listeners (plain HTTP, and HTTPS when a certificate is configured).
  */
-import { clientViews } from '../migration/console-clients.js';
+import { clientViews } from '../admin/console-clients.js';
 import { usageLogHistory } from './client-history.js';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -14,15 +14,15 @@ import { getRequestListener } from '@hono/node-server';
 import type { GatewayConfig } from '../config/schema.js';
 import type { RecordSink } from '../gateway/request-record.js';
 import type { ShadowRecord } from '../traffic/shadow.js';
-import { consoleView } from '../migration/console-page.js';
+import { consoleView } from '../admin/console-page.js';
 import { judgementSource } from '../migration/judgement/source.js';
-import { rolloutAdminView } from '../migration/judgement/admin-views.js';
+import { rolloutAdminView } from '../admin/judgement-views.js';
 import { routesInForce } from '../migration/rollout/route-in-force.js';
 import { migrationMetrics } from '../migration/node/migration-metrics.js';
 import { createLiveCounters } from '../migration/live-counters.js';
 import type { LiveCounters } from '../migration/live-counters.js';
-import { createAdminApp } from '../observability/admin-routes.js';
-import type { AdminAction, AdminView } from '../observability/admin-routes.js';
+import { createAdminApp } from '../admin/routes.js';
+import type { AdminAction, AdminView } from '../gateway/admin-port.js';
 import { fanOut } from '../observability/fan-out.js';
 import { adminAccess } from '../observability/node/admin-access.js';
 import { createNodeObservability } from '../observability/node/wiring.js';
@@ -30,7 +30,7 @@ import type { NodeObservability } from '../observability/node/wiring.js';
 import type { RefusalObserver } from '../observability/refusal-record.js';
 import { Generations } from './generations.js';
 import type { ReloadOutcome } from './generations.js';
-import { configView, trafficView } from './admin-views.js';
+import { configView, trafficView } from '../admin/config-and-traffic.js';
 import { answerClientError, answerConnect } from './node-refusals.js';
 import type { ClientError } from './node-refusals.js';
 import { ArrivingRequest, createNodeListener } from './listener.js';

@@ -1,5 +1,5 @@
 /**
- * What `npm run client-hash` computes (the command itself is client-hash-cli.ts): the usage log's
+ * What `npm run client-hash` computes (the command itself is src/cli/client-hash.ts): the usage log's
  * `client` hash of each api_key, exactly as a gateway with the same `observability.hashKey` writes
  * it, and with a label the lines to paste into `observability.clientLabels`. The api_key itself is
  * never part of any output.

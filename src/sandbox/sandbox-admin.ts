@@ -8,7 +8,7 @@
  *
  * A plain HTML form's POST (the console's, sandbox-console.ts) is answered 303 back to `/admin`.
  */
-import type { AdminAction, AdminView } from '../observability/admin-routes.js';
+import type { AdminAction, AdminView } from '../gateway/admin-port.js';
 import { describeFault, faultFromFields } from './api2-fault-setting.js';
 import type { Api2Faults } from './api2-faults.js';
 

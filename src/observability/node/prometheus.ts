@@ -22,7 +22,7 @@ import cluster from 'node:cluster';
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { UpstreamPoolStats } from '../../upstream/types.js';
 import type { RecordSink, RequestRecord } from '../../gateway/request-record.js';
-import type { MetricsEndpoint } from '../admin-routes.js';
+import type { MetricsEndpoint } from '../../gateway/admin-port.js';
 import { modeOf, UNROUTED } from '../log-fields.js';
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

@@ -12,7 +12,7 @@
 import type { GatewayConfig } from '../../config/schema.js';
 import type { RecordSink } from '../../gateway/request-record.js';
 import type { Registry } from 'prom-client';
-import type { AdminAction, AdminRoutes, AdminView } from '../admin-routes.js';
+import type { AdminAction, AdminRoutes, AdminView } from '../../gateway/admin-port.js';
 import { fanOut } from '../fan-out.js';
 import { adminAccess } from './admin-access.js';
 import { nodeHmacSha256 } from '../../request/hmac-node.js';

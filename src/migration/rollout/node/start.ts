@@ -15,7 +15,7 @@ import type { Registry } from 'prom-client';
 import { isOperationId } from '../../../catalogue/operations.js';
 import type { OperationId } from '../../../catalogue/operations.js';
 import type { GatewayConfig } from '../../../config/schema.js';
-import type { AdminAction, AdminView } from '../../../observability/admin-routes.js';
+import type { AdminAction, AdminView } from '../../../gateway/admin-port.js';
 import { ROLLOUT_ACTIONS } from '../actions.js';
 import type { RolloutAction } from '../actions.js';
 import { RolloutRunner } from '../runner.js';

@@ -8,9 +8,9 @@
 import { parseArgs } from 'node:util';
 import { loadConfigFile } from '../node/config-file.js';
 import { nodeHmacSha256 } from '../request/hmac-node.js';
-import { clientHashLines, GATEWAY_HASH_KEY, hashKeyFromEnv, hashKeyOfGateway, labelError } from './client-hash.js';
-import type { HashKeyChoice } from './client-hash.js';
-import { readLines } from './read-lines.js';
+import { clientHashLines, GATEWAY_HASH_KEY, hashKeyFromEnv, hashKeyOfGateway, labelError } from '../report/client-hash.js';
+import type { HashKeyChoice } from '../report/client-hash.js';
+import { readLines } from '../report/read-lines.js';
 
 const USAGE = `usage: npm run client-hash -- (--config FILE | --hash-key-env VAR) [--label NAME] [api_key ...]
 

@@ -5,13 +5,13 @@
  * writes: src/node/client-history.ts). Nothing per client is kept in this process: each page
  * view reads the history again, so memory does not grow with the clients.
  */
-import type { AdminView } from '../observability/admin-routes.js';
+import type { AdminView } from '../gateway/admin-port.js';
 import { clientSectionHtml } from '../report/client-sections.js';
 import type { ClientSection } from '../report/types.js';
 import { clientName, formatCount } from '../render/format.js';
 import { html, raw } from '../render/html.js';
 import type { Html } from '../render/html.js';
-import type { PlansByOperation } from './rollout/client-standing.js';
+import type { PlansByOperation } from '../migration/rollout/client-standing.js';
 
 /** Where the console reads per-client history; `describe` names it on the page. */
 export interface ClientHistory {

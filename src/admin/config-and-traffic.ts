@@ -1,16 +1,26 @@
 /**
  * The admin views of the config in force and of live traffic control, served with the same
- * protection as /metrics (src/observability/admin-routes.ts). Secrets in the config (the hash key,
+ * protection as /metrics (src/admin/routes.ts). Secrets in the config (the hash key,
  * the admin bearer token) are shown as `[redacted]`.
  */
-import type { Generation } from './generations.js';
-import { trafficRoutes } from '../migration/judgement/admin-views.js';
+import type { GatewayConfig } from '../config/schema.js';
+import type { TrafficState } from '../traffic/guarded-upstreams.js';
+import { trafficRoutes } from './judgement-views.js';
 import type { JudgedNow } from '../migration/judgement/source.js';
 import type { RouteLookup } from '../migration/rollout/route-in-force.js';
 
 const REDACTED = '[redacted]';
 
-export function configView(generation: Generation): unknown {
+/** The config version in force, as a runtime holds it (src/node/generations.ts on Node). */
+export interface ConfigInForce {
+  readonly version: number;
+  readonly configHash: string;
+  readonly loadedAt: string;
+  readonly config: GatewayConfig;
+  readonly traffic: TrafficState | undefined;
+}
+
+export function configView(generation: ConfigInForce): unknown {
   const config = structuredClone(generation.config);
   const obs = config.observability as { hashKey?: string; admin: { bearerToken?: string } };
   if (obs.hashKey !== undefined) obs.hashKey = REDACTED;
@@ -27,7 +37,7 @@ function redactUrlPassword(url: string): string {
 }
 
 /** Live traffic control: per operation the mode in force (a rollout's step, else the configured mode) and its one state (src/migration/judgement/). */
-export function trafficView(generation: Generation, route: RouteLookup, judged: JudgedNow | undefined): unknown {
+export function trafficView(generation: ConfigInForce, route: RouteLookup, judged: JudgedNow | undefined): unknown {
   const traffic = generation.traffic;
   return {
     version: generation.version,

@@ -7,32 +7,7 @@
  */
 import { Hono as HonoApp } from 'hono';
 import type { Hono, MiddlewareHandler } from 'hono';
-
-export interface MetricsEndpoint {
-  /** The exposition text and its content type. */
-  render(): Promise<{ readonly contentType: string; readonly body: string }>;
-}
-
-/** Another admin view: a JSON document at a path (for example live traffic state), or an HTML page (the live console). */
-export interface AdminView {
-  readonly path: string;
-  /** `html`: `render` gives the page (a string or a promise of one); JSON otherwise (a value or a promise of one). */
-  readonly type?: 'json' | 'html';
-  /** `params`: the path's parameters when `path` is a Hono pattern (`/admin/clients/:client`). */
-  render(params?: Readonly<Record<string, string>>): unknown;
-}
-
-/**
- * An admin action: a POST at a path (Hono pattern, e.g. `/admin/rollout/:operation/:action`), answered in JSON.
- * `returnTo`: a plain HTML form's POST (urlencoded) that succeeded is answered 303 to this page
- * (the console), so the page works without JavaScript.
- */
-export interface AdminAction {
-  readonly path: string;
-  readonly returnTo?: string;
-  /** `input`: the query's text values, then the body's (a JSON object or a form), the body's first. */
-  handle(params: Readonly<Record<string, string>>, input: Readonly<Record<string, string>>): Promise<{ readonly status: number; readonly body: object }>;
-}
+import type { AdminRoutes } from '../gateway/admin-port.js';
 
 /** The text values of an action's query and body (JSON object, its numbers and booleans as text, or form); a body that is neither gives none. */
 async function actionInput(request: Request, query: Readonly<Record<string, string>>): Promise<Record<string, string>> {
@@ -41,19 +16,6 @@ async function actionInput(request: Request, query: Readonly<Record<string, stri
   const fields: unknown = await (/json/i.test(type) ? request.json() : /form/i.test(type) ? request.formData().then((form) => Object.fromEntries(form)) : Promise.resolve({})).catch(() => ({}));
   if (fields && typeof fields === 'object') for (const [key, value] of Object.entries(fields)) if (['string', 'number', 'boolean'].includes(typeof value)) input[key] = String(value);
   return input;
-}
-
-export interface AdminRoutes {
-  readonly metricsPath: string;
-  /** When set, every admin view requires `Authorization: Bearer <token>` (src/observability/node/admin-access.ts). */
-  readonly bearerToken: string | undefined;
-  /** The metrics path is served without the token (for scrapers that cannot send one). */
-  readonly openMetrics?: boolean | undefined;
-  readonly metrics: MetricsEndpoint;
-  /** More views, served with the same protection. */
-  readonly views?: readonly AdminView[];
-  /** Actions (POST), served with the same protection. */
-  readonly actions?: readonly AdminAction[];
 }
 
 /**

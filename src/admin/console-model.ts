@@ -5,13 +5,13 @@
  * /admin/* and the metrics show); per client its top blockers; whose counters they are.
  */
 import type { GatewayConfig, RouteMode } from '../config/schema.js';
-import type { BlockerKind } from './blockers.js';
-import { headline } from './judgement/headline.js';
-import type { JudgedNow } from './judgement/source.js';
-import type { Judgement } from './judgement/types.js';
-import type { LiveWindow } from './live-counters.js';
-import type { Evidence } from './readiness.js';
-import type { RolloutSnapshot } from './rollout/runner.js';
+import type { BlockerKind } from '../migration/blockers.js';
+import { headline } from '../migration/judgement/headline.js';
+import type { JudgedNow } from '../migration/judgement/source.js';
+import type { Judgement } from '../migration/judgement/types.js';
+import type { LiveWindow } from '../migration/live-counters.js';
+import type { Evidence } from '../migration/readiness.js';
+import type { RolloutSnapshot } from '../migration/rollout/runner.js';
 import type { DiffExample } from '../traffic/diff-examples.js';
 
 export interface ConsoleRoute {

@@ -4,22 +4,22 @@
  * lines (plain or gzipped, any size, streamed) and prints the migration report.
  * `npm run report -- --clickhouse URL [options]`: the same report, counted by SQL in ClickHouse.
  * `npm run report -- ingest --clickhouse URL FILES...`: loads usage logs into ClickHouse.
- * `npm run report -- guide --client LABEL FILES...`: a migration guide per client (guide/cli.ts).
+ * `npm run report -- guide --client LABEL FILES...`: a migration guide per client (src/cli/guide.ts).
  */
 import { writeFile } from 'node:fs/promises';
-import { firstUnreadable } from './read-lines.js';
+import { firstUnreadable } from '../report/read-lines.js';
 import { parseArgs } from 'node:util';
-import { renderHtml } from './render-html.js';
-import { renderText } from './render-text.js';
-import { runIngest } from './ingest-cli.js';
-import { runGuide } from './guide/cli.js';
-import { reportFrom } from './run.js';
+import { renderHtml } from '../report/render-html.js';
+import { renderText } from '../report/render-text.js';
+import { runIngest } from './ingest.js';
+import { runGuide } from './guide.js';
+import { reportFrom } from '../report/run.js';
 import { loadConfigFile } from '../node/config-file.js';
 import type { PlansByOperation } from '../migration/rollout/client-standing.js';
-import { clickHouseSource } from './sources/clickhouse.js';
-import { DEFAULT_TABLE, createTableSql, isTableName } from './sources/clickhouse-ddl.js';
-import { ClickHouseError, clickHouseTarget } from './sources/clickhouse-http.js';
-import { filesSource } from './sources/files.js';
+import { clickHouseSource } from '../report/sources/clickhouse.js';
+import { DEFAULT_TABLE, createTableSql, isTableName } from '../report/sources/clickhouse-ddl.js';
+import { ClickHouseError, clickHouseTarget } from '../report/sources/clickhouse-http.js';
+import { filesSource } from '../report/sources/files.js';
 
 const USAGE = `usage: npm run report -- [options] <log files | ->   (plain or .gz; - reads stdin)
        npm run report -- [options] --clickhouse URL            (the usage-log table in ClickHouse)
@@ -49,7 +49,7 @@ async function sandboxExamples() {
 const GONE = ['min-api2', 'error-margin', 'latency-factor', 'min-agreement', 'min-shadow'] as const;
 
 async function main(): Promise<number> {
-  // `guide` has options of its own (src/report/guide/cli.ts).
+  // `guide` has options of its own (src/cli/guide.ts).
   if (process.argv[2] === 'guide') return runGuide(process.argv.slice(3), await sandboxExamples());
   let parsed;
   try {

@@ -7,17 +7,17 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfigFile } from '../../node/config-file.js';
-import type { DeprecationConfig } from '../../config/deprecation.js';
-import { firstUnreadable } from '../read-lines.js';
-import { DEFAULT_TABLE, isTableName } from '../sources/clickhouse-ddl.js';
-import { clickHouseTarget } from '../sources/clickhouse-http.js';
-import { guideOf } from './model.js';
-import type { ExampleRequests } from './api2-example.js';
-import { renderGuideHtml } from './render-html.js';
-import { renderGuideMarkdown } from './render-markdown.js';
-import { usageFromClickHouse, usageFromFiles } from './sources.js';
-import type { GuideFilter } from './usage.js';
+import { loadConfigFile } from '../node/config-file.js';
+import type { DeprecationConfig } from '../config/deprecation.js';
+import { firstUnreadable } from '../report/read-lines.js';
+import { DEFAULT_TABLE, isTableName } from '../report/sources/clickhouse-ddl.js';
+import { clickHouseTarget } from '../report/sources/clickhouse-http.js';
+import { guideOf } from '../report/guide/model.js';
+import type { ExampleRequests } from '../report/guide/api2-example.js';
+import { renderGuideHtml } from '../report/guide/render-html.js';
+import { renderGuideMarkdown } from '../report/guide/render-markdown.js';
+import { usageFromClickHouse, usageFromFiles } from '../report/guide/sources.js';
+import type { GuideFilter } from '../report/guide/usage.js';
 
 export const GUIDE_USAGE = `usage: npm run report -- guide (--client LABEL... | --all) [options] <log files | - | --clickhouse URL>
 

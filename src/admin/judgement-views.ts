@@ -3,14 +3,14 @@
  * its detail and next action, the mode in force (a rollout's step, not the configured mode), and
  * the rollout history with consecutive identical gate failures as one entry. Pure.
  */
-import { OPERATION_IDS } from '../../catalogue/operations.js';
-import type { OperationId } from '../../catalogue/operations.js';
-import type { GatewayConfig } from '../../config/schema.js';
-import type { RouteLookup } from '../rollout/route-in-force.js';
-import type { RolloutSnapshot } from '../rollout/runner.js';
-import { collapseHistory } from './history.js';
-import type { JudgedNow } from './source.js';
-import type { Judgement } from './types.js';
+import { OPERATION_IDS } from '../catalogue/operations.js';
+import type { OperationId } from '../catalogue/operations.js';
+import type { GatewayConfig } from '../config/schema.js';
+import type { RouteLookup } from '../migration/rollout/route-in-force.js';
+import type { RolloutSnapshot } from '../migration/rollout/runner.js';
+import { collapseHistory } from '../migration/judgement/history.js';
+import type { JudgedNow } from '../migration/judgement/source.js';
+import type { Judgement } from '../migration/judgement/types.js';
 
 /** The part of a judgement every admin view shows. */
 export function stateOf(judgement: Judgement | undefined) {

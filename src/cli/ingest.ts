@@ -5,9 +5,9 @@
  * read (malformed lines and rows ClickHouse refused skipped included), 1 when ClickHouse failed
  * (unreachable, too slow, no table, credentials), 2 for a usage error.
  */
-import { firstUnreadable } from './read-lines.js';
-import { ingest } from './sources/clickhouse-ingest.js';
-import type { ClickHouseTarget } from './sources/clickhouse-http.js';
+import { firstUnreadable } from '../report/read-lines.js';
+import { ingest } from '../report/sources/clickhouse-ingest.js';
+import type { ClickHouseTarget } from '../report/sources/clickhouse-http.js';
 
 export async function runIngest(target: ClickHouseTarget, table: string, inputs: readonly string[], ttlDays: string | undefined): Promise<number> {
   if (inputs.length === 0) {

@@ -3,17 +3,17 @@
  * meta refresh, readable without JavaScript. Rows carry their raw numbers in `data-field` /
  * `data-value`, as the report's HTML does (the same readiness cells: src/migration/readiness-table.ts).
  */
-import type { Judgement } from './judgement/types.js';
-import type { AdminView } from '../observability/admin-routes.js';
-import { BLOCKER_TEXT } from './blockers.js';
+import type { Judgement } from '../migration/judgement/types.js';
+import type { AdminView } from '../gateway/admin-port.js';
+import { BLOCKER_TEXT } from '../migration/blockers.js';
 import { consoleModel } from './console-model.js';
 import { renderRolloutSection } from './console-rollout.js';
-import type { RolloutSnapshot } from './rollout/runner.js';
+import type { RolloutSnapshot } from '../migration/rollout/runner.js';
 import type { ConsoleModel, ConsoleOperation } from './console-model.js';
-import type { ActiveConfig, JudgementSource } from './judgement/source.js';
+import type { ActiveConfig, JudgementSource } from '../migration/judgement/source.js';
 import { clientName, formatCount } from '../render/format.js';
 import { html, raw } from '../render/html.js';
-import { READINESS_HTML_HEADERS, readinessHtmlCells } from './readiness-table.js';
+import { READINESS_HTML_HEADERS, readinessHtmlCells } from '../migration/readiness-table.js';
 
 const STYLE = `
 body { font-family: system-ui, sans-serif; margin: 24px; color: #222; }

@@ -6,14 +6,14 @@
  * identical gate failures as one "held since T by G (N evaluations)" entry, and who acted and why.
  * Server-rendered, no script.
  */
-import type { RolloutSnapshot } from './rollout/runner.js';
-import { GATE_WORD, describeGate } from './rollout/gate-text.js';
-import type { GateResult, RolloutEvent } from './rollout/state.js';
-import { positionKey, positionLabel } from './rollout/steps.js';
-import { collapseHistory } from './judgement/history.js';
-import type { HistoryEntry } from './judgement/history.js';
-import { STATE_TEXT } from './judgement/headline.js';
-import type { Judgement } from './judgement/types.js';
+import type { RolloutSnapshot } from '../migration/rollout/runner.js';
+import { GATE_WORD, describeGate } from '../migration/rollout/gate-text.js';
+import type { GateResult, RolloutEvent } from '../migration/rollout/state.js';
+import { positionKey, positionLabel } from '../migration/rollout/steps.js';
+import { collapseHistory } from '../migration/judgement/history.js';
+import type { HistoryEntry } from '../migration/judgement/history.js';
+import { STATE_TEXT } from '../migration/judgement/headline.js';
+import type { Judgement } from '../migration/judgement/types.js';
 import { html } from '../render/html.js';
 
 /** History entries shown (the runner keeps `rollout.keepEvents` decisions). */
