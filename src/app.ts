@@ -88,6 +88,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
         trusted: compileTrustedProxies(config.trustedProxies),
         // The one place a request's route mode comes from: the config's, or its rollout's step.
         routeMode: (operation) => route(operation).mode,
+        stepSince: (operation) => route(operation).stepSince ?? undefined,
       },
       sink: deps.onRecord,
       details: logDetails ? { identifier } : undefined,

@@ -49,6 +49,8 @@ export interface Arrival {
   readonly match: RouteMatch | null;
   /** The mode of that operation's route (legacy, api2, canary, shadow): `ArrivalRules.routeMode`. */
   readonly routeMode: RouteMode | undefined;
+  /** On a rolled-out route, when its step in force began: `ArrivalRules.stepSince`. */
+  readonly stepSince?: number | undefined;
   /** The client's scheme, address chain and host. */
   readonly client: ClientView;
   /** The client uses the gateway as its HTTP proxy (absolute-form target). */
@@ -67,6 +69,8 @@ export interface ArrivalRules {
   readonly trusted: PeerMatcher;
   /** The one place the request path learns a route's mode (a rollout controller hooks here). */
   readonly routeMode: (operation: OperationId) => RouteMode;
+  /** When a rolled-out route's step in force began (undefined without a rollout): the step a line's evidence is of. */
+  readonly stepSince?: (operation: OperationId) => number | undefined;
 }
 
 /** The arrival of the request the runtime handed over; each fact is worked out here, once. */
@@ -92,6 +96,7 @@ export function arrive(raw: RuntimeArrival, rules: ArrivalRules, startedPerf: nu
     credentials,
     match,
     routeMode: match ? rules.routeMode(match.operation.id) : undefined,
+    stepSince: match ? rules.stepSince?.(match.operation.id) : undefined,
     client,
     absoluteForm: raw.absoluteForm,
     insecure: client.scheme === 'http' && credentials.carried,

@@ -56,6 +56,8 @@ export interface RequestRecord {
   readonly mode?: Mode;
   /** The route's configured mode (legacy, api2, canary, shadow); `mode` says which side answered. */
   readonly routeMode?: RouteMode;
+  /** On a rolled-out route, the epoch ms its step in force began (the rollout state's `since`). */
+  readonly stepSince?: number | undefined;
   /** The api2 answer failed and legacy answered instead. */
   readonly fallback?: boolean;
   /** Response cache outcome, when a cache is in the path. */
@@ -95,7 +97,7 @@ export interface RecordedOutcome {
 }
 
 /** The request's facts the record reads (a Node refusal has no more than these). */
-export type RecordedArrival = Pick<Arrival, 'requestId' | 'startedAt' | 'method' | 'headers' | 'routed' | 'path' | 'credentials' | 'match' | 'routeMode' | 'absoluteForm' | 'insecure'> & {
+export type RecordedArrival = Pick<Arrival, 'requestId' | 'startedAt' | 'method' | 'headers' | 'routed' | 'path' | 'credentials' | 'match' | 'routeMode' | 'stepSince' | 'absoluteForm' | 'insecure'> & {
   readonly client: { readonly scheme: 'http' | 'https' };
   /** Absent on a request refused before the app (nothing was forwarded to follow). */
   readonly trace?: Arrival['trace'] | undefined;
@@ -136,6 +138,7 @@ export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, ans
     jsonBy: jsonChosenBy(arrival.headers['accept'], arrival.headers['content-type']),
     mode: outcome.side,
     routeMode: arrival.routeMode,
+    stepSince: arrival.stepSince,
     fallback: outcome.fallback,
     cache: outcome.cache,
     status: answered.status,

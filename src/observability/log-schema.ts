@@ -103,6 +103,7 @@ export const RECORD_FIELDS = [
   recordField('jsonBy', 'string', 'optional', 'what made the answer JSON: accept, or content-type alone (a header HTTP libraries drop following a redirect); absent: XML', (r) => r.jsonBy),
   recordField('status', 'status', 'required', 'HTTP status of the answer', (r) => r.status ?? 0),
   recordField('routeMode', 'string', 'optional', "the mode in force of the operation's route (a rollout's step, else the configured mode), on every catalogued request and shadow comparison: legacy, api2, canary, shadow", (r) => r.routeMode),
+  recordField('stepSince', 'count', 'optional', "on a rolled-out route, the epoch ms its step in force began (the rollout state's `since`): with `config` it names the step whose evidence the line is, as the rollout runner judges it", (r) => r.stepSince),
   recordField('fallback', 'true', 'optional', 'api2 failed and legacy answered', (r) => (r.fallback ? true : undefined)),
   recordField('pathTemplate', 'string', 'optional', 'path template of an uncatalogued call, such as /recipe/{n}', (r) => r.pathTemplate),
   recordField('form', 'string', 'optional', 'path form: canonical, malformed, regular', (r) => r.form),

@@ -63,7 +63,7 @@ export function offerShadow(
   const askLegacy = async (): Promise<ShadowAnswer> => asShadow((await callLegacy(parts, asJson, background)).answer);
   const askApi2 = async (): Promise<ShadowAnswer> => asShadow((await callApi2(parts, asJson, mapping, undefined, IN_BACKGROUND, config.traffic.shadow.timeoutMs)).answer);
   const secondary = config.traffic.shadow.measureNoise ? { secondary: askLegacy } : {};
-  const job = { operation: operation.id, requestId, routeMode: request.routeMode, losses: mapping.losses, ignore: new Set(route?.shadow?.ignore ?? []) };
+  const job = { operation: operation.id, requestId, routeMode: request.routeMode, stepSince: parts.route(operation.id).stepSince ?? undefined, losses: mapping.losses, ignore: new Set(route?.shadow?.ignore ?? []) };
   if (!reverse) {
     shadow.offer({ ...job, primary: request.json ? asShadow(answered) : askLegacy, candidate: askApi2, ...secondary }, defer);
     return;

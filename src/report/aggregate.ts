@@ -12,7 +12,7 @@ import { countAnswers, countProgram, newClientFacts, sideOf } from './client-fac
 import type { ClientFacts } from './client-facts.js';
 import { LatencySketch } from './latency-sketch.js';
 import { parseLine } from './parse-record.js';
-import { ScopedEvidence } from './scoped-evidence.js';
+import { ScopedEvidence, stepKey } from './scoped-evidence.js';
 import type { RolloutLine } from './rollout-lines.js';
 import type { BrokenLine, ClientUse, LogRecord, PathExample, ShadowLine } from './types.js';
 
@@ -233,7 +233,7 @@ export class Aggregator {
     const mode = this.cell(op.modes, record.mode);
     countMinute(mode, minute);
     const status = record.status;
-    this.scoped.addRecord(record.config ?? '', record.operation, record.routeMode ?? '', record.mode, time, status, record.latencyMs, record.fallback);
+    this.scoped.addRecord(record.config ?? '', record.operation, stepKey(record.routeMode, record.stepSince), record.mode, time, status, record.latencyMs, record.fallback);
     if (status >= 500) mode.errors++;
     else if (status >= 400) {
       op.clientErrors++;
@@ -290,7 +290,7 @@ export class Aggregator {
       case 'differ': shadow.differing++; break;
       case 'skipped': bump(shadow.skipReasons, line.reason ?? '(no reason given)'); shadow.skipped++; break;
     }
-    this.scoped.addShadow(line.config ?? '', line.operation, line.routeMode ?? '', line.outcome, line.time);
+    this.scoped.addShadow(line.config ?? '', line.operation, stepKey(line.routeMode, line.stepSince), line.outcome, line.time);
     if (line.examples && line.examples.length > 0) keepExampleLine(shadow.examples, { time: line.time, id: line.id ?? '', examples: line.examples });
     countPaths(shadow.fields, line.diffs);
     countPaths(shadow.noise, line.noise);

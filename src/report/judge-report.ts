@@ -2,7 +2,8 @@
  * The report's judgements: the one judgement (src/migration/judgement/judge.ts) of every
  * catalogued operation (and of the uncatalogued calls, when any), on the evidence of one config
  * version (the latest request line's, unless `--config-version` names another) and, for a
- * rolled-out route, of the mode of its step in force; the rollout's state and history from the
+ * rolled-out route, of its step in force alone (the lines' `stepSince`; lines of older writers
+ * by the mode of that step); the rollout's state and history from the
  * log's rollout lines. Files and ClickHouse fill the same counts, so both give the same states.
  */
 import { OPERATIONS } from '../catalogue/operations.js';
@@ -60,7 +61,8 @@ export function judgeReport(scoped: ScopedEvidence, rollouts: readonly RolloutRe
     const facts = rolloutFactsOf(rollouts.find((r) => r.operation === id));
     const seen = scoped.modeOf(config, id);
     const mode: RouteMode = facts ? modeOfPosition(facts.at) : (ROUTE_MODES as readonly string[]).includes(seen ?? '') ? (seen as RouteMode) : guessedMode(scoped.countsOf(config, id, undefined));
-    const counts = scoped.countsOf(config, id, mode);
+    // A rolled-out route: its latest step's evidence alone, as the rollout runner judges it.
+    const counts = scoped.countsOf(config, id, mode, facts ? scoped.stepOf(config, id) : undefined);
     const evidence: Evidence = counts
       ? { operation: id, legacy: counts.legacy, api2: counts.api2, fallbacks: counts.fallbacks, shadow: counts.shadow, breakerOpens }
       : { operation: id, legacy: EMPTY_SIDE, api2: EMPTY_SIDE, fallbacks: 0, shadow: { compared: 0, agreed: 0, differed: 0, skipped: 0 }, breakerOpens };

@@ -136,7 +136,7 @@ function shadowFromFields(raw: Record<string, unknown>): ParsedLine {
   if (examples.length > 0) fields['examples'] = JSON.stringify(examples);
   return {
     kind: 'shadow',
-    shadow: { time, id: fields['id'] as string | undefined, config: fields['config'] as string | undefined, routeMode: fields['routeMode'] as string | undefined, operation, outcome: outcome as ShadowLine['outcome'], reason: reason as string | undefined, diffs, noise, examples },
+    shadow: { time, id: fields['id'] as string | undefined, config: fields['config'] as string | undefined, routeMode: fields['routeMode'] as string | undefined, stepSince: fields['stepSince'] as number | undefined, operation, outcome: outcome as ShadowLine['outcome'], reason: reason as string | undefined, diffs, noise, examples },
     fields,
   };
 }

@@ -1,17 +1,31 @@
 /**
  * The evidence the report judges on, scoped to what is in force: counted per config version (the
- * line's `config` hash), operation and route mode in force (`routeMode`, the step's mode for a
- * rolled-out route), in the live counters' flat encoding (src/migration/live-tally.ts), so the
+ * line's `config` hash), operation, route mode in force (`routeMode`) and, on a rolled-out route,
+ * step in force (`stepSince`, when the step began: the rollout runner judges that step's evidence
+ * alone), in the live counters' flat encoding (src/migration/live-tally.ts), so the
  * report, ClickHouse and the live console read counts, fixed latency buckets and p95 alike.
- * Memory: one small tally per (config, operation, mode), never per line.
+ * Memory: one small tally per (config, operation, mode, step), never per line.
  */
 import { countsOf, tallyAnswer, tallyOneAnswer, tallyShadowOutcome } from '../migration/live-tally.js';
 import type { OperationCounts, Tally } from '../migration/live-tally.js';
 import { isOperationId } from '../catalogue/operations.js';
 import { merge } from '../migration/live-tally.js';
 
+/** The key a line is tallied under: its mode in force, and its step's start when it names one (`api2@1767607200000`). */
+export function stepKey(routeMode: string | undefined, stepSince: number | undefined): string {
+  return stepSince === undefined ? (routeMode ?? '') : `${routeMode ?? ''}@${stepSince}`;
+}
+
+function partsOf(key: string): { mode: string; since: number | undefined } {
+  const at = key.indexOf('@');
+  return at < 0 ? { mode: key, since: undefined } : { mode: key.slice(0, at), since: Number(key.slice(at + 1)) };
+}
+
 interface ModeTallies {
+  /** By step key (stepKey): the mode in force, and the step's start when the lines name it. */
   readonly byMode: Map<string, Tally>;
+  /** The latest step's start named by a line (0: none): the step in force, whose evidence alone is judged. */
+  latestStep: number;
   /** The route mode of the latest line (its time), ties to the greater name: every source picks alike. */
   lastMode: string | undefined;
   lastTime: number;
@@ -28,7 +42,7 @@ export class ScopedEvidence {
     let ops = this.configs.get(config);
     if (!ops) this.configs.set(config, (ops = new Map()));
     let found = ops.get(operation);
-    if (!found) ops.set(operation, (found = { byMode: new Map(), lastMode: undefined, lastTime: -Infinity }));
+    if (!found) ops.set(operation, (found = { byMode: new Map(), latestStep: 0, lastMode: undefined, lastTime: -Infinity }));
     return found;
   }
 
@@ -65,9 +79,11 @@ export class ScopedEvidence {
       this.latestConfig = config;
     }
     const found = this.tallies(config, operation);
-    if (routeMode !== '' && (time > found.lastTime || (time === found.lastTime && routeMode > (found.lastMode ?? '')))) {
+    const { mode, since } = partsOf(routeMode);
+    if (since !== undefined && since > found.latestStep) found.latestStep = since;
+    if (mode !== '' && (time > found.lastTime || (time === found.lastTime && mode > (found.lastMode ?? '')))) {
       found.lastTime = time;
-      found.lastMode = routeMode;
+      found.lastMode = mode;
     }
   }
 
@@ -76,13 +92,38 @@ export class ScopedEvidence {
     return config === undefined ? undefined : this.configs.get(config)?.get(operation)?.lastMode;
   }
 
-  /** An operation's counts in one config version and mode in force (lines without a mode, from older writers, count in every mode). */
-  countsOf(config: string | undefined, operation: string, routeMode: string | undefined): OperationCounts | undefined {
+  /** When the latest step named by an operation's lines in that config version began; undefined when none names one. */
+  stepOf(config: string | undefined, operation: string): number | undefined {
+    const latest = config === undefined ? 0 : (this.configs.get(config)?.get(operation)?.latestStep ?? 0);
+    return latest > 0 ? latest : undefined;
+  }
+
+  /** Every step an operation's lines name in that config version, oldest first, with its mode in force. */
+  stepsOf(config: string | undefined, operation: string): { since: number; mode: string }[] {
+    const found = config === undefined ? undefined : this.configs.get(config)?.get(operation);
+    const steps = new Map<number, string>();
+    for (const key of found?.byMode.keys() ?? []) {
+      const { mode, since } = partsOf(key);
+      if (since !== undefined && (!steps.has(since) || mode > steps.get(since)!)) steps.set(since, mode);
+    }
+    return [...steps].sort((a, b) => a[0] - b[0]).map(([since, mode]) => ({ since, mode }));
+  }
+
+  /**
+   * An operation's counts in one config version and mode in force; with `step`, of that step alone
+   * (as the rollout runner judges). Lines of older writers count as they did: without a mode in every
+   * mode, without a step in their mode.
+   */
+  countsOf(config: string | undefined, operation: string, routeMode: string | undefined, step?: number): OperationCounts | undefined {
     if (config === undefined || !isOperationId(operation)) return undefined;
     const found = this.configs.get(config)?.get(operation);
     if (!found) return undefined;
     const sum: Tally = new Map();
-    for (const [mode, tally] of found.byMode) if (mode === '' || mode === routeMode) merge(sum, tally);
+    for (const [key, tally] of found.byMode) {
+      const { mode, since } = partsOf(key);
+      const counted = mode === '' || (step !== undefined && since !== undefined ? since === step : mode === routeMode);
+      if (counted) merge(sum, tally);
+    }
     return countsOf(sum, operation);
   }
 }

@@ -28,6 +28,8 @@ export interface LogRecord {
   readonly cache: string | undefined;
   /** The route's mode in force (`legacy`, `api2`, `canary`, `shadow`: a rollout's step, else the configured mode); `mode` is the side that answered. */
   readonly routeMode: string | undefined;
+  /** On a rolled-out route, when its step in force began (epoch ms): the step the line's evidence is of. */
+  readonly stepSince?: number | undefined;
   /** api2 failed and legacy answered (`mode` is then `legacy`). */
   readonly fallback: boolean;
   /** What made the answer JSON: `accept` or `content-type` (alone); absent: XML. */
@@ -45,6 +47,7 @@ export interface ShadowLine {
   /** The content hash of the config in force, and the route's mode in force, when the line says. */
   readonly config?: string | undefined;
   readonly routeMode?: string | undefined;
+  readonly stepSince?: number | undefined;
   readonly operation: string;
   readonly outcome: 'equal' | 'differ' | 'skipped';
   readonly reason: string | undefined;

@@ -27,6 +27,8 @@ export interface ShadowRecord {
   readonly operation: OperationId;
   /** The route's mode in force when the request was answered (its line's `routeMode`: the evidence of a rollout's step). */
   readonly routeMode?: string;
+  /** On a rolled-out route, when its step in force began (its line's `stepSince`). */
+  readonly stepSince?: number;
   /** compared: both answers read; skipped: why not. */
   readonly outcome: 'equal' | 'differ' | 'skipped';
   readonly reason?: string;
@@ -77,6 +79,8 @@ export interface ShadowJob {
   readonly requestId: string | undefined;
   /** The route's mode in force, carried onto the record. */
   readonly routeMode?: string;
+  /** When a rolled-out route's step in force began, carried onto the record. */
+  readonly stepSince?: number | undefined;
   readonly losses: readonly Loss[];
   readonly ignore: ReadonlySet<string>;
   /**
@@ -184,7 +188,7 @@ export class ShadowComparator {
     });
   }
 
-  private finish(job: ShadowJob, result: Omit<ShadowRecord, 'kind' | 'time' | 'id' | 'operation' | 'requestId' | 'routeMode'>): void {
+  private finish(job: ShadowJob, result: Omit<ShadowRecord, 'kind' | 'time' | 'id' | 'operation' | 'requestId' | 'routeMode' | 'stepSince'>): void {
     let s = this.stats.get(job.operation);
     if (!s) this.stats.set(job.operation, (s = { compared: 0, equal: 0, differing: 0, skipped: 0, fields: new Map(), noise: new Map(), examples: new Map() }));
     const time = new Date().toISOString();
@@ -199,7 +203,7 @@ export class ShadowComparator {
       if (d.legacy !== undefined && d.api2 !== undefined) keepExample(s.examples, { path: d.path, legacy: d.legacy, api2: d.api2, time });
     }
     for (const path of result.noise ?? []) s.noise.set(path, (s.noise.get(path) ?? 0) + 1);
-    this.options.onRecord?.({ kind: 'shadow', time, id: crypto.randomUUID(), requestId: job.requestId, operation: job.operation, ...(job.routeMode !== undefined ? { routeMode: job.routeMode } : {}), ...result });
+    this.options.onRecord?.({ kind: 'shadow', time, id: crypto.randomUUID(), requestId: job.requestId, operation: job.operation, ...(job.routeMode !== undefined ? { routeMode: job.routeMode } : {}), ...(job.stepSince !== undefined ? { stepSince: job.stepSince } : {}), ...result });
   }
 }
 

@@ -33,6 +33,8 @@ export interface FixtureRecord {
   readonly deprecation?: 'deprecation' | 'sunset' | 'deprecation+sunset';
   /** The config hash in force. */
   readonly config?: string;
+  /** On a rolled-out route, when its step in force began (epoch ms). */
+  readonly stepSince?: number;
 }
 
 /** A shadow comparison (src/traffic/shadow.ts `ShadowRecord`). */
@@ -47,6 +49,7 @@ export interface FixtureShadow {
   readonly api2Status?: number;
   readonly config?: string;
   readonly routeMode?: 'legacy' | 'api2' | 'canary' | 'shadow';
+  readonly stepSince?: number;
 }
 
 let sequence = 0;
@@ -63,6 +66,7 @@ export function logLine(r: FixtureRecord): string {
     operation: r.operation,
     mode: r.mode,
     ...(r.routeMode !== undefined ? { routeMode: r.routeMode } : {}),
+    ...(r.stepSince !== undefined ? { stepSince: r.stepSince } : {}),
     ...(r.fallback ? { fallback: true } : {}),
     insecure: r.insecure ?? false,
     status,
@@ -94,7 +98,7 @@ export function logLine(r: FixtureRecord): string {
  *    "reason":"concurrency-cap","msg":"shadow"}
  */
 export function shadowLine(s: FixtureShadow): string {
-  const fields: Record<string, unknown> = { level: 30, time: s.time, ...(s.config !== undefined ? { config: s.config } : {}), kind: 'shadow', requestId: `req-${++sequence}`, operation: s.operation, ...(s.routeMode !== undefined ? { routeMode: s.routeMode } : {}), outcome: s.outcome };
+  const fields: Record<string, unknown> = { level: 30, time: s.time, ...(s.config !== undefined ? { config: s.config } : {}), kind: 'shadow', requestId: `req-${++sequence}`, operation: s.operation, ...(s.routeMode !== undefined ? { routeMode: s.routeMode } : {}), ...(s.stepSince !== undefined ? { stepSince: s.stepSince } : {}), outcome: s.outcome };
   if (s.reason !== undefined) fields['reason'] = s.reason;
   if (s.outcome !== 'skipped' || s.diffs !== undefined) fields['diffs'] = s.diffs ?? [];
   if (s.outcome !== 'skipped' || s.noise !== undefined) fields['noise'] = s.noise ?? [];

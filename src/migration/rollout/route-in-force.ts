@@ -28,6 +28,8 @@ export interface RouteInForce {
   readonly pageEpoch: number | null;
   /** The clients a rollout plan chose for api2 or holds on legacy (canary only), or null. */
   readonly cohort: Cohort | null;
+  /** A rolled-out route's step in force began then (RolloutState.since; the usage line's `stepSince`); null without a rollout. */
+  readonly stepSince: number | null;
 }
 
 /**
@@ -48,12 +50,12 @@ export interface LiveRoutes {
 
 export type RouteLookup = (id: OperationId) => RouteInForce;
 
-const LEGACY: RouteInForce = { mode: 'legacy', canaryPercent: 0, fallback: false, compare: false, rollout: false, pageEpoch: null, cohort: null };
+const LEGACY: RouteInForce = { mode: 'legacy', canaryPercent: 0, fallback: false, compare: false, rollout: false, pageEpoch: null, cohort: null, stepSince: null };
 
 export function routesInForce(config: GatewayConfig, live: LiveRoutes | undefined): RouteLookup {
   const configured = new Map<string, RouteInForce>();
   for (const [id, route] of Object.entries(config.routes)) {
-    configured.set(id, { mode: route.mode, canaryPercent: route.canaryPercent ?? 0, fallback: route.fallback, compare: route.mode === 'shadow', rollout: false, pageEpoch: null, cohort: null });
+    configured.set(id, { mode: route.mode, canaryPercent: route.canaryPercent ?? 0, fallback: route.fallback, compare: route.mode === 'shadow', rollout: false, pageEpoch: null, cohort: null, stepSince: null });
   }
   const planned = new Set(Object.entries(config.routes).flatMap(([id, route]) => (route.rollout ? [id] : [])));
   if (!live || planned.size === 0) return (id) => configured.get(id) ?? LEGACY;
@@ -64,7 +66,7 @@ export function routesInForce(config: GatewayConfig, live: LiveRoutes | undefine
     if (!exposure) return configured.get(id) ?? LEGACY;
     let route = byExposure.get(exposure);
     if (!route) {
-      route = { mode: exposure.mode, canaryPercent: exposure.canaryPercent, fallback: true, compare: exposure.mode === 'shadow' || exposure.mode === 'canary', rollout: true, pageEpoch: exposure.pageEpoch ?? 0, cohort: exposure.cohort ?? null };
+      route = { mode: exposure.mode, canaryPercent: exposure.canaryPercent, fallback: true, compare: exposure.mode === 'shadow' || exposure.mode === 'canary', rollout: true, pageEpoch: exposure.pageEpoch ?? 0, cohort: exposure.cohort ?? null, stepSince: exposure.since ?? null };
       byExposure.set(exposure, route);
     }
     return route;

@@ -26,6 +26,8 @@ export interface Exposure {
   readonly canaryPercent: number;
   /** The rollout state's page epoch (RolloutState.pageEpoch), on a route the rollout moves. */
   readonly pageEpoch?: number;
+  /** When the rollout state's step (or status) began (RolloutState.since): the step the evidence is of. */
+  readonly since?: number;
   /** The clients the plan names, when it names any (a percentage step of such a plan is a canary). */
   readonly cohort?: Cohort;
 }
@@ -45,7 +47,7 @@ export function exposureOf(at: Position): Exposure {
  * last step of 100 % with held clients is a canary of 100 % but them).
  */
 export function exposureFor(plan: RolloutPlan | undefined, state: RolloutState): Exposure {
-  const base = { ...exposureOf(state.at), pageEpoch: state.pageEpoch };
+  const base = { ...exposureOf(state.at), pageEpoch: state.pageEpoch, since: state.since };
   if (base.mode === 'legacy' || base.mode === 'shadow') return base;
   const named = [...(plan?.steps.slice(0, state.step + 1) ?? []), state.at].flatMap((step) => (typeof step === 'object' ? step.clients : []));
   const held = plan?.hold ?? [];

@@ -13,6 +13,7 @@ import { fixedIndexOfSketch } from '../../migration/latency-buckets.js';
 import { select } from './clickhouse-http.js';
 import type { ClickHouseTarget } from './clickhouse-http.js';
 import * as sql from './clickhouse-queries.js';
+import { stepKey } from '../scoped-evidence.js';
 import type { RolloutLine } from '../rollout-lines.js';
 import type { Cell } from './clickhouse-queries.js';
 
@@ -198,12 +199,12 @@ function fillClientFacts(agg: Aggregator, sides: readonly Row[], programs: reado
 
 /** The judgement's evidence per config version and mode in force, as the file reader counts it line by line. */
 function fillScoped(agg: Aggregator, answers: readonly Row[], shadows: readonly Row[]): void {
-  for (const [config, operation, routeMode, side, bucket, n, status4xx, status5xx, fallbacks, time] of answers as Row[]) {
+  for (const [config, operation, routeMode, step, side, bucket, n, status4xx, status5xx, fallbacks, time] of answers as Row[]) {
     const latency = new Map<number, number>();
     if (num(bucket) !== -2) latency.set(fixedIndexOfSketch(num(bucket)), num(n));
-    agg.scoped.addAnswers(String(config), String(operation), String(routeMode), String(side), num(time), { n: num(n), status4xx: num(status4xx), status5xx: num(status5xx), fallbacks: num(fallbacks), latency });
+    agg.scoped.addAnswers(String(config), String(operation), stepKey(String(routeMode), num(step) || undefined), String(side), num(time), { n: num(n), status4xx: num(status4xx), status5xx: num(status5xx), fallbacks: num(fallbacks), latency });
   }
-  for (const [config, operation, routeMode, outcome, n, time] of shadows as Row[]) agg.scoped.addShadow(String(config), String(operation), String(routeMode), String(outcome), num(time), num(n));
+  for (const [config, operation, routeMode, step, outcome, n, time] of shadows as Row[]) agg.scoped.addShadow(String(config), String(operation), stepKey(String(routeMode), num(step) || undefined), String(outcome), num(time), num(n));
 }
 
 function fillShadows(agg: Aggregator, outcomes: readonly Row[], skipReasons: readonly Row[], diffs: readonly Row[], noise: readonly Row[]): void {

@@ -117,15 +117,15 @@ export const rolloutsSql = (table: string): string => `SELECT rollout FROM ${tab
 
 /**
  * The judgement's evidence (src/report/scoped-evidence.ts): per config version, operation, route
- * mode in force, side and latency bucket, the answers, 4xx, 5xx, fallbacks and the latest time.
+ * mode in force, step in force (`stepSince`, 0 when absent), side and latency bucket, the answers, 4xx, 5xx, fallbacks and the latest time.
  */
-export const scopedAnswersSql = (table: string): string => `SELECT config, operation, ifNull(routeMode, '') AS rm, mode, multiIf(isNull(latencyMs), -2, ${bucketOf('latencyMs')}) AS bucket,
+export const scopedAnswersSql = (table: string): string => `SELECT config, operation, ifNull(routeMode, '') AS rm, ifNull(stepSince, 0) AS step, mode, multiIf(isNull(latencyMs), -2, ${bucketOf('latencyMs')}) AS bucket,
   count(), countIf(status >= 400 AND status < 500), countIf(status >= 500), countIf(fallback = 1), max(time)
-${routed(table)} GROUP BY config, operation, rm, mode, bucket`;
+${routed(table)} GROUP BY config, operation, rm, step, mode, bucket`;
 
-/** The judgement's comparisons: per config version, operation, route mode in force and outcome, how many and the latest time. */
-export const scopedShadowsSql = (table: string): string => `SELECT config, operation, ifNull(routeMode, '') AS rm, outcome, count(), max(time)
-${shadows(table)} GROUP BY config, operation, rm, outcome`;
+/** The judgement's comparisons: per config version, operation, route mode and step in force and outcome, how many and the latest time. */
+export const scopedShadowsSql = (table: string): string => `SELECT config, operation, ifNull(routeMode, '') AS rm, ifNull(stepSince, 0) AS step, outcome, count(), max(time)
+${shadows(table)} GROUP BY config, operation, rm, step, outcome`;
 
 /** The report's example pairs: per operation the latest comparisons with values (as aggregate.ts keepExampleLine keeps them). */
 export const exampleLinesSql = (table: string, lines: number): string => `SELECT operation, time, id, examples

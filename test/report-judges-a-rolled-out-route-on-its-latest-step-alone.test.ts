@@ -1,0 +1,70 @@
+/**
+ * Issue 37 item 2: the report judges a rolled-out route on the evidence of its step in force alone,
+ * as the rollout runner does (each usage line names its step: `stepSince`, when the step began).
+ * grocery.list goes through two canary steps: at 5 % api2 fails every answer, at 25 % none. The
+ * report, from the log file and from ClickHouse, judges the 25 % step on its own answers (no failed
+ * error gate), not on both steps mixed by their common mode (canary); lines of older writers, which
+ * name no step, are still counted by their mode.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { reportFrom, reportFromInputs } from '../src/report/run.js';
+import { clickHouseSource } from '../src/report/sources/clickhouse.js';
+import { clickHouseTarget, execute } from '../src/report/sources/clickhouse-http.js';
+import { ingest } from '../src/report/sources/clickhouse-ingest.js';
+import type { Report } from '../src/report/types.js';
+import { clickHouseForThisFile } from './support/clickhouse-for-this-file.js';
+import { logLine, T0, times, writeLog } from './support/log-fixtures.js';
+
+const clickHouseUrl = clickHouseForThisFile();
+const STEP_5 = T0;
+const STEP_25 = T0 + 60_000;
+const rolloutLine = (time: number, kind: string, from: string | number, to: string | number) =>
+  JSON.stringify({ level: 30, time, operation: 'grocery.list', kind, from, to, status: 'running', by: 'controller', reason: kind, msg: 'rollout' });
+const answers = (from: number, n: number, side: 'legacy' | 'api2', status: number, stepSince?: number) =>
+  times(n, (i) => logLine({ time: from + i * 10, operation: 'grocery.list', mode: side, routeMode: 'canary', status, latencyMs: 10, ...(stepSince !== undefined ? { stepSince } : {}) }));
+
+/** Two canary steps of grocery.list: api2 fails every answer at 5 %, none at 25 %. */
+function twoSteps(stamped: boolean): string[] {
+  const step = (since: number) => (stamped ? since : undefined);
+  return [
+    rolloutLine(STEP_5, 'start', 'legacy', 5),
+    ...answers(STEP_5 + 1, 200, 'legacy', 200, step(STEP_5)),
+    ...answers(STEP_5 + 2, 200, 'api2', 500, step(STEP_5)),
+    rolloutLine(STEP_25, 'promote', 5, 25),
+    ...answers(STEP_25 + 1, 300, 'legacy', 200, step(STEP_25)),
+    ...answers(STEP_25 + 2, 300, 'api2', 200, step(STEP_25)),
+  ];
+}
+
+const judged = (report: Report) => report.readiness.operations.find((op) => op.operation === 'grocery.list')!;
+const errorGate = (report: Report) => judged(report).judgement.gates.find((g) => g.gate === 'errorRate');
+
+describe('report: a rolled-out route judged on its latest step alone', () => {
+  const tables: string[] = [];
+  afterAll(async () => {
+    for (const table of tables) await execute(clickHouseTarget(clickHouseUrl()), `DROP TABLE IF EXISTS ${table}`);
+  });
+
+  it('counts only the 25 % step’s answers, so its error gate does not fail on the 5 % step’s 5xx; ClickHouse says the same', async () => {
+    const file = await writeLog(twoSteps(true));
+    const fromFile = await reportFromInputs([file]);
+    expect(judged(fromFile).judgement).toMatchObject({ state: 'rolling-out', step: 25 });
+    expect(judged(fromFile).evidence.api2).toMatchObject({ requests: 300, status5xx: 0 });
+    expect(judged(fromFile).evidence.legacy).toMatchObject({ requests: 300, status5xx: 0 });
+    expect(errorGate(fromFile)).toMatchObject({ samples: 300, adverse: 0 });
+    expect(errorGate(fromFile)?.outcome).not.toBe('fail');
+
+    const target = clickHouseTarget(clickHouseUrl());
+    const table = 'latest_step_alone';
+    tables.push(table);
+    await ingest(target, table, [file]);
+    const fromClickHouse = await reportFrom(clickHouseSource(target, table));
+    expect(judged(fromClickHouse)).toEqual(judged(fromFile));
+  }, 60_000);
+
+  it('still counts the lines of older writers (no step named) by their mode, both steps together', async () => {
+    const report = await reportFromInputs([await writeLog(twoSteps(false))]);
+    expect(judged(report).evidence.api2).toMatchObject({ requests: 500, status5xx: 200 });
+    expect(errorGate(report)?.outcome).toBe('fail');
+  });
+});
