@@ -4,9 +4,12 @@
  * grocery.list goes through two canary steps: at 5 % api2 fails every answer, at 25 % none. The
  * report, from the log file and from ClickHouse, judges the 25 % step on its own answers (no failed
  * error gate), not on both steps mixed by their common mode (canary); lines of older writers, which
- * name no step, are still counted by their mode.
+ * name no step, are still counted by their mode. Each step stays readable: per-step sections in
+ * JSON, text and HTML.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { renderHtml } from '../src/report/render-html.js';
+import { renderText } from '../src/report/render-text.js';
 import { reportFrom, reportFromInputs } from '../src/report/run.js';
 import { clickHouseSource } from '../src/report/sources/clickhouse.js';
 import { clickHouseTarget, execute } from '../src/report/sources/clickhouse-http.js';
@@ -62,9 +65,25 @@ describe('report: a rolled-out route judged on its latest step alone', () => {
     expect(judged(fromClickHouse)).toEqual(judged(fromFile));
   }, 60_000);
 
+  it('shows each step apart, the latest marked as judged, in JSON, text and HTML', async () => {
+    const report = await reportFromInputs([await writeLog(twoSteps(true))]);
+    expect(judged(report).steps).toEqual([
+      { since: new Date(STEP_5).toISOString(), mode: 'canary', judged: false, legacy: 200, api2: 200, api2Status5xx: 200, fallbacks: 0, compared: 0, agreed: 0 },
+      { since: new Date(STEP_25).toISOString(), mode: 'canary', judged: true, legacy: 300, api2: 300, api2Status5xx: 0, fallbacks: 0, compared: 0, agreed: 0 },
+    ]);
+    const text = renderText(report);
+    expect(text).toContain('STEPS OF ROLLED-OUT ROUTES');
+    expect(text).toContain(`grocery.list  ${new Date(STEP_5).toISOString()} (canary): legacy 200, api2 200 (5xx 200), fallbacks 0`);
+    expect(text).toContain(`grocery.list  ${new Date(STEP_25).toISOString()} (canary) [judged]: legacy 300, api2 300 (5xx 0), fallbacks 0`);
+    const page = renderHtml(report);
+    expect(page).toContain(`<li data-operation="grocery.list" data-since="${new Date(STEP_25).toISOString()}" data-judged="true">`);
+    expect(page).toContain(`<li data-operation="grocery.list" data-since="${new Date(STEP_5).toISOString()}" data-judged="false">`);
+  });
+
   it('still counts the lines of older writers (no step named) by their mode, both steps together', async () => {
     const report = await reportFromInputs([await writeLog(twoSteps(false))]);
     expect(judged(report).evidence.api2).toMatchObject({ requests: 500, status5xx: 200 });
     expect(errorGate(report)?.outcome).toBe('fail');
+    expect(judged(report).steps).toBeUndefined();
   });
 });

@@ -37,6 +37,7 @@ const USAGE = `usage: npm run report -- [options] <log files | ->   (plain or .g
   --json                 print the report as JSON instead of tables
   --html FILE            also write a self-contained HTML page with charts
   --config-version HASH  judge the evidence of this config version (a \`config\` hash of the log) instead of the latest
+                         (a rolled-out route: of its latest step; every step is shown apart)
   --config FILE          the gateway's config: each client's section says which rollout plans hold it or name it in a cohort
 `;
 

@@ -2,6 +2,7 @@
  * The counts of one pass (aggregate.ts) → the report: shares, rates, percentiles, verdicts, the
  * per-client blockers and the timeline.
  */
+import { stepSections } from './step-sections.js';
 import { OPERATION_IDS, isOperationId, operationById } from '../catalogue/operations.js';
 import { flushMinute } from './aggregate.js';
 import type { Aggregator, ClientAgg, ModeAgg, OperationAgg, ShadowAgg } from './aggregate.js';
@@ -67,12 +68,16 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], options:
       configVersion: config ?? null,
       configVersions: [...agg.scoped.configs.keys()].filter((c) => c !== '').sort(),
       api2BreakerOpens: agg.breakerOpens,
-      operations: judged.map(({ judgement, evidence }) => ({
-        operation: judgement.operation,
-        judgement,
-        evidence: withFields(evidence, agg.operations.get(judgement.operation)),
-        heldBackBy: heldBack.get(judgement.operation) ?? [],
-      })),
+      operations: judged.map(({ judgement, evidence }) => {
+        const steps = stepSections(agg.scoped, config, judgement.operation);
+        return {
+          operation: judgement.operation,
+          judgement,
+          evidence: withFields(evidence, agg.operations.get(judgement.operation)),
+          heldBackBy: heldBack.get(judgement.operation) ?? [],
+          ...(steps.length > 0 ? { steps } : {}),
+        };
+      }),
     },
     operations,
     unseenOperations: OPERATION_IDS.filter((id) => (agg.operations.get(id)?.requests ?? 0) === 0),

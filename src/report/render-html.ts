@@ -10,6 +10,7 @@ import type { Html } from '../render/html.js';
 import { agreementBar, modeColours, modeShareChart, timelineChart, topClientsChart } from './svg-charts.js';
 import { READINESS_HTML_HEADERS, heldBackText, readinessHtmlCells } from '../migration/readiness-table.js';
 import { rolloutHtml } from './render-rollouts.js';
+import { stepsHtml } from './step-sections.js';
 import { toldHtml } from './told.js';
 import { clientSectionsHtml } from './client-sections.js';
 import type { OperationReport, PathCount, Report } from './types.js';
@@ -79,7 +80,7 @@ function readinessTable(report: Report): Html {
   );
   const opens = report.readiness.api2BreakerOpens;
   const version = report.readiness.configVersion;
-  return html`<h2>State per operation</h2><p id="headline"><strong>${report.readiness.headline}</strong></p><p class="muted" id="config-version" data-value="${version ?? ''}">Judged on the evidence of config version ${version ?? '(not named by the log)'} and, for a rolled-out route, of its step in force (${report.readiness.configVersions.length} config versions in the log; --config-version picks another).</p><p class="muted">api2 circuit breaker opens: <span data-field="api2BreakerOpens" data-value="${opens === null ? '' : opens}">${opens === null ? 'not known from this source' : formatCount(opens)}</span>. Latencies are fixed-bucket bounds (≤).</p><table id="readiness"><thead><tr><th>operation</th>${READINESS_HTML_HEADERS}<th>clients holding it back</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<h2>State per operation</h2><p id="headline"><strong>${report.readiness.headline}</strong></p><p class="muted" id="config-version" data-value="${version ?? ''}">Judged on the evidence of config version ${version ?? '(not named by the log)'} and, for a rolled-out route, of its step in force (${report.readiness.configVersions.length} config versions in the log; --config-version picks another).</p><p class="muted">api2 circuit breaker opens: <span data-field="api2BreakerOpens" data-value="${opens === null ? '' : opens}">${opens === null ? 'not known from this source' : formatCount(opens)}</span>. Latencies are fixed-bucket bounds (≤).</p><table id="readiness"><thead><tr><th>operation</th>${READINESS_HTML_HEADERS}<th>clients holding it back</th></tr></thead><tbody>${rows}</tbody></table>${stepsHtml(report.readiness.operations)}`;
 }
 
 function trendsTable(report: Report): Html | '' {

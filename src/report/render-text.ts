@@ -1,6 +1,7 @@
 /**
  * The report as terminal text (the default output).
  */
+import { stepsText } from './step-sections.js';
 import { clientName, operationList, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares, pathCounts } from '../render/format.js';
 import { READINESS_HEADERS, heldBackText, readinessCells } from '../migration/readiness-table.js';
 import { rolloutText } from './render-rollouts.js';
@@ -55,6 +56,7 @@ export function renderText(report: Report): string {
   const opens = report.readiness.api2BreakerOpens;
   out.push(`api2 circuit breaker opens: ${opens === null ? 'not known from this source' : formatCount(opens)}; latency from fixed buckets (≤ bound)`);
   out.push(table([...READINESS_HEADERS], report.readiness.operations.map(readinessCells), new Set([7])));
+  out.push(...stepsText(report.readiness.operations));
   const heldBack = report.readiness.operations.filter((op) => (op.heldBackBy?.length ?? 0) > 0);
   if (heldBack.length > 0) {
     out.push('', 'CLIENTS HOLDING EACH OPERATION BACK (by blocker kind)');

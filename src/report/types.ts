@@ -1,6 +1,7 @@
 /**
  * The migration report's data: what `--json` prints and what the table and the HTML page show.
  */
+import type { StepSection } from './step-sections.js';
 import type { BlockerGroup, BlockerKind } from '../migration/blockers.js';
 import type { Evidence } from '../migration/readiness.js';
 import type { Judgement, OperationState } from '../migration/judgement/types.js';
@@ -172,6 +173,8 @@ export interface OperationReadiness {
   readonly judgement: Judgement;
   readonly evidence: Evidence;
   readonly heldBackBy: readonly BlockerGroup[];
+  /** A rolled-out route's steps the log names, each counted apart, oldest first (src/report/step-sections.ts); absent when none. */
+  readonly steps?: readonly StepSection[];
 }
 
 /** One way a client calls the gateway (the record fields that tell uses apart), and how often. */
