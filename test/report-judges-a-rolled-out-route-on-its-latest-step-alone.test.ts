@@ -5,7 +5,8 @@
  * report, from the log file and from ClickHouse, judges the 25 % step on its own answers (no failed
  * error gate), not on both steps mixed by their common mode (canary); lines of older writers, which
  * name no step, are still counted by their mode. Each step stays readable: per-step sections in
- * JSON, text and HTML.
+ * JSON, text and HTML, and `--since` (files and ClickHouse alike) leaves out the earlier lines but
+ * not the rollout decisions.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../src/report/render-html.js';
@@ -79,6 +80,21 @@ describe('report: a rolled-out route judged on its latest step alone', () => {
     expect(page).toContain(`<li data-operation="grocery.list" data-since="${new Date(STEP_25).toISOString()}" data-judged="true">`);
     expect(page).toContain(`<li data-operation="grocery.list" data-since="${new Date(STEP_5).toISOString()}" data-judged="false">`);
   });
+
+  it('with --since, leaves out the earlier lines but keeps the rollout decisions, from files and ClickHouse alike', async () => {
+    const file = await writeLog(twoSteps(false));
+    const fromFile = await reportFromInputs([file], { since: STEP_25 + 1 });
+    expect(judged(fromFile).judgement).toMatchObject({ state: 'rolling-out', step: 25 });
+    expect(judged(fromFile).evidence.api2).toMatchObject({ requests: 300, status5xx: 0 });
+    expect(fromFile.summary.records).toBe(600);
+    const target = clickHouseTarget(clickHouseUrl());
+    const table = 'since_step_25';
+    tables.push(table);
+    await ingest(target, table, [file]);
+    const fromClickHouse = await reportFrom(clickHouseSource(target, table, { since: STEP_25 + 1 }));
+    expect(judged(fromClickHouse)).toEqual(judged(fromFile));
+    expect(fromClickHouse.summary.records).toBe(600);
+  }, 60_000);
 
   it('still counts the lines of older writers (no step named) by their mode, both steps together', async () => {
     const report = await reportFromInputs([await writeLog(twoSteps(false))]);

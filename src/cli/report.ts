@@ -38,6 +38,7 @@ const USAGE = `usage: npm run report -- [options] <log files | ->   (plain or .g
   --html FILE            also write a self-contained HTML page with charts
   --config-version HASH  judge the evidence of this config version (a \`config\` hash of the log) instead of the latest
                          (a rolled-out route: of its latest step; every step is shown apart)
+  --since TIME           leave out the lines written before TIME (ISO 8601, or epoch ms); rollout decisions are all read
   --config FILE          the gateway's config: each client's section says which rollout plans hold it or name it in a cohort
 `;
 
@@ -60,6 +61,7 @@ async function main(): Promise<number> {
         json: { type: 'boolean', default: false },
         html: { type: 'string' },
         'config-version': { type: 'string' },
+        since: { type: 'string' },
         config: { type: 'string' },
         ...Object.fromEntries(GONE.map((flag) => [flag, { type: 'string' as const }])),
         clickhouse: { type: 'string' },
@@ -127,9 +129,14 @@ async function main(): Promise<number> {
     }
     plans = loaded.config.routes;
   }
+  const since = values.since === undefined ? undefined : /^\d+$/.test(values.since) ? Number(values.since) : Date.parse(values.since);
+  if (since !== undefined && !Number.isFinite(since)) {
+    process.stderr.write(`--since ${values.since}: not a time (ISO 8601, such as 2026-01-05T10:00:00Z, or epoch ms)\n`);
+    return 2;
+  }
   const started = performance.now();
-  const source = target ? clickHouseSource(target, values.table, { final: values.final }) : filesSource(positionals);
-  const report = await reportFrom(source, { configVersion: values['config-version'], plans });
+  const source = target ? clickHouseSource(target, values.table, { final: values.final, since }) : filesSource(positionals, since);
+  const report = await reportFrom(source, { configVersion: values['config-version'], plans, since });
   const seconds = (performance.now() - started) / 1000;
   if (values.html) {
     await writeFile(values.html, renderHtml(report));

@@ -199,8 +199,12 @@ export class Aggregator {
   private readonly methodIds = new Interner();
   private readonly templateIds = new Interner();
 
+  /** `--since`: lines written before this epoch ms are left out, but rollout decisions (a route's state needs its whole history). */
+  constructor(private readonly since = -Infinity) {}
+
   addLine(input: string, line: string, lineNumber: number): void {
     const parsed = parseLine(line);
+    if ((parsed.kind === 'record' || parsed.kind === 'shadow' || parsed.kind === 'breaker') && (parsed.fields['time'] as number) < this.since) return;
     if (parsed.kind === 'record') this.add(parsed.record);
     else if (parsed.kind === 'shadow') this.addShadow(parsed.shadow);
     else if (parsed.kind === 'breaker') this.addBreaker(parsed.upstream, parsed.to);

@@ -74,6 +74,8 @@ export interface ReportOptions {
   readonly configVersion?: string | undefined;
   /** The config's routes (`--config`): the client sections then say where the rollout plans put each client. */
   readonly plans?: PlansByOperation | undefined;
+  /** `--since` (epoch ms): the lines written before it are left out, but rollout decisions. */
+  readonly since?: number | undefined;
 }
 
 export interface ModeReport {

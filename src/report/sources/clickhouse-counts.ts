@@ -27,9 +27,11 @@ const opt = (value: unknown): string | undefined => (value === null || value ===
  * timeline picks its own step), then, only for cells small enough for the sketch's exact values,
  * their latency values.
  */
-export async function countsFromClickHouse(target: ClickHouseTarget, name: string, final: boolean): Promise<Aggregator> {
+export async function countsFromClickHouse(target: ClickHouseTarget, name: string, final: boolean, since?: number): Promise<Aggregator> {
   const agg = new Aggregator();
-  const table = final ? `${name} FINAL` : name;
+  const whole = final ? `${name} FINAL` : name;
+  // --since: the rows written from then on, and every rollout decision (as the file reader keeps them).
+  const table = since === undefined ? whole : `(SELECT * FROM ${whole} WHERE time >= ${Math.floor(since)} OR msg = 'rollout')`;
   const [cells, otherForms, routeModes, minutes, uses, uncatalogued, outcomes, skipReasons, diffs, noise, breakerOpens, rollouts, scopedAnswers, scopedShadows, exampleLines, clientSides, clientPrograms] = await Promise.all([
     select(target, sql.cellsSql(table)),
     select(target, sql.otherFormsSql(table)),

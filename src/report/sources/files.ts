@@ -8,11 +8,12 @@ import type { ReportSource } from './source.js';
 
 const nameOf = (input: string): string => (input === '-' ? 'stdin' : input);
 
-export function filesSource(inputs: readonly string[]): ReportSource {
+/** `since`: epoch ms; earlier request, shadow and breaker lines are left out (rollout decisions never). */
+export function filesSource(inputs: readonly string[], since?: number): ReportSource {
   return {
     inputs: inputs.map(nameOf),
     async counts() {
-      const aggregator = new Aggregator();
+      const aggregator = new Aggregator(since);
       for (const input of inputs) {
         const name = nameOf(input);
         const outcome = await readLines(input, (line, lineNumber) => aggregator.addLine(name, line, lineNumber));
