@@ -96,6 +96,21 @@ describe('report: a rolled-out route judged on its latest step alone', () => {
     expect(fromClickHouse.summary.records).toBe(600);
   }, 60_000);
 
+  it('judges a route that has just moved on its new step, which no line names yet: no evidence, as the runner sees it (files and ClickHouse)', async () => {
+    const moved = JSON.stringify({ level: 30, time: STEP_25 + 5, operation: 'grocery.list', kind: 'promote', from: 5, to: 25, status: 'running', by: 'controller', reason: 'promote', stepSince: STEP_25, msg: 'rollout' });
+    const lines = [rolloutLine(STEP_5, 'start', 'legacy', 5), ...answers(STEP_5 + 1, 200, 'legacy', 200, STEP_5), ...answers(STEP_5 + 2, 200, 'api2', 500, STEP_5), moved];
+    const file = await writeLog(lines);
+    const fromFile = await reportFromInputs([file]);
+    expect(judged(fromFile).judgement).toMatchObject({ state: 'rolling-out', step: 25 });
+    expect(judged(fromFile).evidence.api2).toMatchObject({ requests: 0, status5xx: 0 });
+    expect(errorGate(fromFile)?.outcome).not.toBe('fail');
+    const target = clickHouseTarget(clickHouseUrl());
+    const table = 'just_moved';
+    tables.push(table);
+    await ingest(target, table, [file]);
+    expect(judged(await reportFrom(clickHouseSource(target, table)))).toEqual(judged(fromFile));
+  }, 60_000);
+
   it('still counts the lines of older writers (no step named) by their mode, both steps together', async () => {
     const report = await reportFromInputs([await writeLog(twoSteps(false))]);
     expect(judged(report).evidence.api2).toMatchObject({ requests: 500, status5xx: 200 });

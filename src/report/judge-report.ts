@@ -15,7 +15,7 @@ import type { Judgement, RolloutFacts } from '../migration/judgement/types.js';
 import { EMPTY_SIDE, gateEvidence } from '../migration/readiness.js';
 import type { Evidence } from '../migration/readiness.js';
 import type { Position } from '../migration/rollout/state.js';
-import type { RolloutReport } from './rollout-lines.js';
+import type { RolloutLine, RolloutReport } from './rollout-lines.js';
 import type { ScopedEvidence } from './scoped-evidence.js';
 import type { OperationCounts } from '../migration/live-tally.js';
 
@@ -48,6 +48,15 @@ export function rolloutFactsOf(report: RolloutReport | undefined): RolloutFacts 
   };
 }
 
+/**
+ * The step whose lines are judged: the latest the lines name, or a later one the last decision
+ * started (a route that has just moved has no lines of its new step yet: no evidence, as the runner sees it).
+ */
+function stepInForce(named: number | undefined, decisions: readonly RolloutLine[]): number | undefined {
+  const decided = [...decisions].reverse().find((line) => line.stepSince !== undefined)?.stepSince;
+  return decided !== undefined && (named === undefined || decided > named) ? decided : named;
+}
+
 /** Lines of an older writer name no mode in force: api2 answers say api2, comparisons shadow, else legacy. */
 function guessedMode(counts: OperationCounts | undefined): RouteMode {
   if (!counts) return 'legacy';
@@ -58,11 +67,12 @@ export function judgeReport(scoped: ScopedEvidence, rollouts: readonly RolloutRe
   const ops = OPERATIONS.map((op) => ({ id: op.id as string, write: !op.safe }));
   if (withUncatalogued) ops.push({ id: 'uncatalogued', write: false });
   return ops.map(({ id, write }) => {
-    const facts = rolloutFactsOf(rollouts.find((r) => r.operation === id));
+    const decisions = rollouts.find((r) => r.operation === id);
+    const facts = rolloutFactsOf(decisions);
     const seen = scoped.modeOf(config, id);
     const mode: RouteMode = facts ? modeOfPosition(facts.at) : (ROUTE_MODES as readonly string[]).includes(seen ?? '') ? (seen as RouteMode) : guessedMode(scoped.countsOf(config, id, undefined));
     // A rolled-out route: its latest step's evidence alone, as the rollout runner judges it.
-    const counts = scoped.countsOf(config, id, mode, facts ? scoped.stepOf(config, id) : undefined);
+    const counts = scoped.countsOf(config, id, mode, facts ? stepInForce(scoped.stepOf(config, id), decisions?.lines ?? []) : undefined);
     const evidence: Evidence = counts
       ? { operation: id, legacy: counts.legacy, api2: counts.api2, fallbacks: counts.fallbacks, shadow: counts.shadow, breakerOpens }
       : { operation: id, legacy: EMPTY_SIDE, api2: EMPTY_SIDE, fallbacks: 0, shadow: { compared: 0, agreed: 0, differed: 0, skipped: 0 }, breakerOpens };

@@ -29,6 +29,8 @@ export interface RolloutLine {
   readonly gates: readonly GateResult[];
   /** The counts the gates were judged on (`step.compared`, `recent.api2Errors`...). */
   readonly evidence: Readonly<Record<string, number | null>>;
+  /** When the step the route is at after this decision began (epoch ms), from writers that say it. */
+  readonly stepSince?: number;
 }
 
 /** One operation's rollout decisions, in time order. */
@@ -63,6 +65,8 @@ export function rolloutLineOf(raw: Record<string, unknown>): RolloutLine | strin
   if (!Array.isArray(gates) || !gates.every(isGate)) return 'gates';
   const evidence = raw['evidence'] ?? {};
   if (typeof evidence !== 'object' || evidence === null || Array.isArray(evidence) || !Object.values(evidence).every((v) => v === null || typeof v === 'number')) return 'evidence';
+  const stepSince = raw['stepSince'];
+  if (stepSince !== undefined && !(typeof stepSince === 'number' && Number.isFinite(stepSince))) return 'stepSince';
   return {
     time: new Date(Date.parse(time)).toISOString(),
     operation,
@@ -75,6 +79,7 @@ export function rolloutLineOf(raw: Record<string, unknown>): RolloutLine | strin
     reason,
     gates: gates.map(gateOf),
     evidence: evidence as Record<string, number | null>,
+    ...(typeof stepSince === 'number' ? { stepSince } : {}),
   };
 }
 

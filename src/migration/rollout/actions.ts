@@ -31,7 +31,7 @@ export function applyAction(state: RolloutState, plan: RolloutPlan, action: Roll
   const done = (next: RolloutState, kind: RolloutEventKind): ActionOutcome => ({
     ok: true,
     state: next,
-    event: { time: new Date(now).toISOString(), operation: state.operation, kind, from: state.at, to: next.at, status: next.status, by: 'operator', ...(actor.by ? { operator: actor.by } : {}), reason: next.reason },
+    event: { time: new Date(now).toISOString(), operation: state.operation, kind, from: state.at, to: next.at, status: next.status, stepSince: next.since, by: 'operator', ...(actor.by ? { operator: actor.by } : {}), reason: next.reason },
   });
   switch (action) {
     case 'pause':

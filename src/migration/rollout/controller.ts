@@ -100,6 +100,7 @@ function event(now: number, from: RolloutState, to: RolloutState, kind: RolloutE
     from: from.at,
     to: to.at,
     status: to.status,
+    stepSince: to.since,
     by: 'controller',
     reason,
     ...(gates ? { gates } : {}),

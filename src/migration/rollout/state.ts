@@ -102,4 +102,6 @@ export interface RolloutEvent {
   readonly gates?: readonly GateResult[];
   /** The counts the gates were judged on. */
   readonly evidence?: Readonly<Record<string, number | null>>;
+  /** When the step the route is at after this decision began (the state's `since`): the report judges that step's lines alone, none yet after a move. */
+  readonly stepSince?: number;
 }
