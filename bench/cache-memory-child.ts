@@ -26,7 +26,7 @@ for (let i = 0; i < PAGES; i++) {
   body[0] = i & 0xff;
   const answer: StoredAnswer = { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', vary: 'Accept' }, setCookie: [], body };
   const key = JSON.stringify(['recipes.search', 'legacy', 'json', 'identity', 'any', null, `page ${i}`, null, null, null, null, null, false, 1, 10]);
-  await cache.serve({ key, flightKey: key, policy, bypass: false, mayReadStored: true, group: null, produce: async () => answer, refresh: async () => answer, storable: () => true });
+  await cache.serve({ key, flightKey: key, policy, bypass: false, mayReadStored: true, group: null, source: { produce: async () => answer, refresh: async () => answer }, learn: () => undefined, storable: () => true });
 }
 const grewBytes = settle() - before;
 export type CacheMemory = typeof info;

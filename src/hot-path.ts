@@ -86,3 +86,15 @@ export function rememberedPer<O extends object, K, V>(limit: number, compute: (o
     return ask(key);
   };
 }
+
+/** A value now or later: a HIT is answered in the tick it arrived, without a promise (no turn, no allocation). */
+export type SyncOrAsync<T> = T | Promise<T>;
+
+/**
+ * The one async boundary: `onValue` at once for a value, once settled for a promise (`onError`
+ * only then: a value now cannot have failed). Every sync-or-async step goes through here.
+ */
+export function whenReady<T, U>(value: SyncOrAsync<T>, onValue: (value: T) => SyncOrAsync<U>, onError?: (error: unknown) => SyncOrAsync<U>): SyncOrAsync<U> {
+  if (!(value instanceof Promise)) return onValue(value);
+  return value.then(onValue, onError);
+}

@@ -23,7 +23,7 @@ describe('background work and the runtime', () => {
     const deferred: Array<Promise<unknown>> = [];
     const request = (produce: () => Promise<StoredAnswer>) => ({
       key: 'k', flightKey: 'k', policy, bypass: false, mayReadStored: true, group: null,
-      produce, refresh: produce, storable: () => true, defer: (work: Promise<unknown>) => deferred.push(work),
+      source: { produce, refresh: produce }, learn: () => undefined, storable: () => true, defer: (work: Promise<unknown>) => deferred.push(work),
     });
     await cache.serve(request(async () => page('one')));
     expect(deferred).toHaveLength(0);

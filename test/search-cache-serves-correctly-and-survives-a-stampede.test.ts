@@ -216,7 +216,7 @@ describe('page cache bounds', () => {
   const answer = (bytes: number): StoredAnswer => ({ status: 200, headers: { 'content-type': 'application/json' }, setCookie: [], body: new Uint8Array(bytes) });
   const policy = { ttlMs: 60_000, staleWhileRevalidateMs: 0, staleIfErrorMs: 0 };
   const put = (cache: PageCache, key: string, bytes: number) =>
-    cache.serve({ key, flightKey: key, policy, bypass: false, mayReadStored: true, group: null, produce: async () => answer(bytes), refresh: async () => answer(bytes), storable: () => true });
+    cache.serve({ key, flightKey: key, policy, bypass: false, mayReadStored: true, group: null, source: { produce: async () => answer(bytes), refresh: async () => answer(bytes) }, learn: () => undefined, storable: () => true });
 
   it('never holds more bytes than its byte bound, counting evictions', async () => {
     const cache = new PageCache({ maxEntries: 1_000_000, maxBytes: 64 * 1024 });

@@ -26,6 +26,7 @@
  * invalidation never stores its answer after it. Nothing here knows what a page is for: keys are
  * built by the caller (src/cache/page-key.ts).
  */
+import { whenReady } from '../hot-path.js';
 import { isFresh, newest, servesOnError, withinStaleWhileRevalidate } from './freshness.js';
 import { MemoryTier } from './memory-tier.js';
 import type { LocalEntry } from './memory-tier.js';
@@ -93,7 +94,7 @@ export class PageCache {
     if (entry && withinStaleWhileRevalidate(entry, this.now())) {
       // A shared tier says whether a write through any replica dropped this copy since it was filled.
       const current = this.shared.currentStamp?.(entry.group);
-      if (current instanceof Promise) return current.then((stamp) => this.serveChecked(request, entry, stamp));
+      if (current !== undefined) return whenReady(current, (stamp) => this.serveChecked(request, entry, stamp));
     }
     return this.serveLocal(request, entry);
   }
@@ -189,8 +190,7 @@ export class PageCache {
   private fill(request: ServeRequest, kind: FillKind): Promise<Fill> {
     const since = this.local.epoch;
     const read = this.shared.read(request.key, request.group, kind === 'bypass' || request.mayReadStored ? null : (request.trustFact?.() ?? null));
-    if (read instanceof Promise) return read.then((done) => this.fillAfterRead(request, kind, since, done));
-    return this.fillAfterRead(request, kind, since, read);
+    return Promise.resolve(whenReady(read, (done) => this.fillAfterRead(request, kind, since, done)));
   }
 
   private fillAfterRead(request: ServeRequest, kind: FillKind, since: number, read: TierRead | undefined): Promise<Fill> {
@@ -212,14 +212,15 @@ export class PageCache {
       }
       return this.call(request, kind, since, read, found, typeof outcome === 'object' ? outcome : undefined);
     };
-    return lock instanceof Promise ? lock.then(locked) : locked(lock);
+    return Promise.resolve(whenReady(lock, locked));
   }
 
   /** Calls the upstream (synchronously: no turn before it), stores a storable 200 in both tiers. */
   private async call(request: ServeRequest, kind: FillKind, since: number, read: TierRead | undefined, found: TierEntry | undefined, lease: TierLease | undefined): Promise<Fill> {
     let answer: StoredAnswer;
     try {
-      answer = await (kind === 'refresh' ? request.refresh() : request.produce());
+      answer = await (kind === 'refresh' ? request.source.refresh() : request.source.produce());
+      request.learn(answer);
     } catch (error) {
       lease?.release();
       return { outcome: 'FAILED', error, fallback: found };

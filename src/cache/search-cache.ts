@@ -23,7 +23,7 @@ import { LRUCache } from 'lru-cache';
 import type { Operation } from '../catalogue/operations.js';
 import type { LegacyForward } from '../request/render-legacy.js';
 import { PageCache } from './page-cache.js';
-import type { FreshnessPolicy, Served, StoredAnswer } from './types.js';
+import type { FreshnessPolicy, PageSource, Served, StoredAnswer } from './types.js';
 import { pageKey } from './page-key.js';
 import type { HmacSha256 } from '../request/hmac.js';
 import { createSecretHasher } from './secret-hasher.js';
@@ -79,20 +79,19 @@ export class SearchCache {
     this.knownKeys = new LRUCache({ max: 100_000, ttl: config.keyKnowledgeTtlMs });
   }
 
-  /** At once for a HIT or a STALE page (see PageCache.serve), else once the upstream answered. */
-  serve(request: PageRequest, produce: () => Promise<StoredAnswer>, refresh: () => Promise<StoredAnswer>): Served | Promise<Served> {
+  /** At once for a HIT or a STALE page (see PageCache.serve), else once the source answered. */
+  serve(request: PageRequest, source: PageSource): Served | Promise<Served> {
     const keyHash = this.hash(`api_key\n${request.apiKey}`);
     const userHash = request.authorization ? this.hash(`authorization\n${request.authorization}`) : null;
     const key = pageKey(request.fill, { side: request.side, plan: request.paidParams ? 'paid' : 'any', userHash });
     const known = this.knownKeys.get(keyHash);
     const trusted = known !== undefined && (!request.paidParams || known.paid);
-    const learn = (answer: StoredAnswer): StoredAnswer => {
-      if (answer.status !== 200) return answer;
+    const learn = (answer: StoredAnswer): void => {
+      if (answer.status !== 200) return;
       this.knownKeys.set(keyHash, { paid: request.paidParams || (known?.paid ?? false) });
       // Other replicas learn it through the shared tier (nothing is remembered without one).
       this.pages.remember(`known\n${keyHash}\nany`, this.config.keyKnowledgeTtlMs);
       if (request.paidParams) this.pages.remember(`known\n${keyHash}\npaid`, this.config.keyKnowledgeTtlMs);
-      return answer;
     };
     const coding = request.fill.headers['accept-encoding'];
     return this.pages.serve({
@@ -103,8 +102,8 @@ export class SearchCache {
       mayReadStored: trusted,
       trustFact: () => `known\n${keyHash}\n${request.paidParams ? 'paid' : 'any'}`,
       group: userHash,
-      produce: () => produce().then(learn),
-      refresh: () => refresh().then(learn),
+      source,
+      learn,
       storable: (answer) => storable(answer, coding),
       ...(request.defer ? { defer: request.defer } : {}),
     });

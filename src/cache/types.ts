@@ -35,6 +35,12 @@ export interface Served {
   readonly outcome: CacheOutcome;
 }
 
+/** A page's source: the upstream, asked for this request, or for a background refresh (no client to cancel it). */
+export interface PageSource {
+  produce(): Promise<StoredAnswer>;
+  refresh(): Promise<StoredAnswer>;
+}
+
 export interface ServeRequest {
   readonly key: string;
   /** Requests that may share one upstream call (usually the key; narrower when trust is not yet established). */
@@ -45,10 +51,10 @@ export interface ServeRequest {
   readonly mayReadStored: boolean;
   /** Entries can be dropped together by group (e.g. one user's pages). */
   readonly group: string | null;
-  /** Calls the upstream for this request. */
-  readonly produce: () => Promise<StoredAnswer>;
-  /** Calls the upstream for a background refresh (no client to cancel it). */
-  readonly refresh: () => Promise<StoredAnswer>;
+  /** Where the page comes from (the answerer the page stage wraps), called down, never back up. */
+  readonly source: PageSource;
+  /** Told each answer the source gave, before it is stored (what the search cache learns of the api key). */
+  readonly learn: (answer: StoredAnswer) => void;
   /** Whether a 200 answer may be stored (e.g. no `Vary: *`, no Set-Cookie). */
   readonly storable: (answer: StoredAnswer) => boolean;
   /** Given a background refresh this request started, so the runtime can keep it alive (edge `waitUntil`). */

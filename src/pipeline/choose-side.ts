@@ -1,5 +1,6 @@
 /**
- * Which side answers a canonical request, by its route's mode:
+ * The side that answers, one answerer (answerer.ts) built once per config: which side answers a
+ * canonical request, by its route's mode:
  *
  *   legacy   pass-through to the legacy backend
  *   api2     the operation's mapping, calling api2, answering in the legacy shape
@@ -18,7 +19,8 @@
 import type { OperationMapping } from '../../mappings/types.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { canarySide } from '../migration/rollout/route-in-force.js';
-import { callApi2, receiverOf } from './api2-side.js';
+import type { Answerer } from './answerer.js';
+import { IN_BACKGROUND, callApi2, receiverOf } from './api2-side.js';
 import { callLegacy } from './legacy-side.js';
 import type { LegacyCall } from './legacy-side.js';
 import type { Attempt, PipelineParts, Side } from './parts.js';
@@ -47,11 +49,18 @@ function sideOfMode(parts: PipelineParts, request: CanonicalRequest, forced: str
   }
 }
 
-/** The answer from the chosen side, then legacy's when a safe operation's api2 answer failed. */
-export async function answerFromSide(parts: PipelineParts, request: CanonicalRequest, side: Side, legacy: LegacyCall): Promise<Attempt> {
-  const { mapping } = request;
-  if (side === 'legacy' || !mapping) return callLegacy(parts, request, legacy);
-  return answerFromApi2(parts, request, mapping, legacy);
+/**
+ * The answerer of the side chosen in the facts, then legacy's answer when a safe operation's api2
+ * answer failed (never for a background comparison's call, which asks one side).
+ */
+export function sidesAnswerer(parts: PipelineParts): Answerer {
+  return (request, facts) => {
+    const { mapping } = request;
+    const call: LegacyCall = { clientHeaders: facts.clientHeaders, rawBody: facts.rawBody, shared: facts.shared, signal: facts.signal(), forward: facts.forward };
+    if (facts.side === 'legacy' || !mapping) return callLegacy(parts, request, call);
+    if (facts.background) return callApi2(parts, request, mapping, undefined, IN_BACKGROUND, facts.background.timeoutMs);
+    return answerFromApi2(parts, request, mapping, call);
+  };
 }
 
 async function answerFromApi2(parts: PipelineParts, request: CanonicalRequest, mapping: OperationMapping, legacy: LegacyCall): Promise<Attempt> {

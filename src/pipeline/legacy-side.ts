@@ -38,7 +38,7 @@ export interface LegacyCall {
   readonly shared: boolean;
   readonly signal: AbortSignalLike | undefined;
   /** The request already rendered (a cache fill renders it for its key). */
-  readonly forward?: LegacyForward;
+  readonly forward?: LegacyForward | undefined;
 }
 
 export function callLegacy(parts: PipelineParts, request: CanonicalRequest, call: LegacyCall): Promise<Attempt> {

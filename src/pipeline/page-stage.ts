@@ -1,6 +1,7 @@
 /**
- * Cached operations (`cache: 'pages'` in the catalogue) through the page cache; `X-Cache` tells
- * the client what happened. A HIT or a STALE page is answered without a promise.
+ * The pages stage: wraps an answerer, and answers cached operations (`cache: 'pages'`, GET)
+ * through the page cache; `X-Cache` tells the client what happened. A HIT or a STALE page is
+ * answered without a promise. Anything else goes to the wrapped answerer as it is.
  *
  * The fill is shared by every request waiting on the key, so it is rendered from the canonical
  * request alone (src/request/render-legacy.ts, `shared`): no conditional or range header, nothing
@@ -8,56 +9,47 @@
  * on it. A client's `If-None-Match` is answered 304 from the stored page's ETag (stored-answer.ts).
  */
 import type { SearchCache } from '../cache/search-cache.js';
-import type { Served, StoredAnswer } from '../cache/types.js';
+import type { Served } from '../cache/types.js';
 import { routeFreshness } from '../config/schema.js';
-import type { CanonicalRequest } from '../request/canonical-request.js';
+import { copyWith, whenReady } from '../hot-path.js';
 import { renderLegacyRequest } from '../request/render-legacy.js';
-import { answerFromSide } from './choose-side.js';
-import type { Attempt, Outcome, PipelineParts, Side } from './parts.js';
-import { fromStored, toStored } from './stored-answer.js';
+import type { Answerer, ReadFacts } from './answerer.js';
+import { PageFill } from './page-fill.js';
+import type { Outcome, PipelineParts } from './parts.js';
+import { fromStored } from './stored-answer.js';
 
-export function answerFromPages(
-  parts: PipelineParts,
-  cache: SearchCache,
-  request: CanonicalRequest,
-  side: Side,
-  headers: Readonly<Record<string, string>>,
-  /** Keeps a stale page's background refresh alive (RuntimeBindings.defer: edge waitUntil). */
-  defer: (work: Promise<unknown>) => void,
-): Outcome | Promise<Outcome> {
-  const fill = renderLegacyRequest(request, { clientHeaders: headers, rawBody: null, shared: true });
-  const legacy = { clientHeaders: headers, rawBody: null, shared: true, signal: undefined, forward: fill } as const;
-  // The upstream attempt this request made itself, when it filled the page (a waiter made none).
-  let filled: Attempt | undefined;
-  const { pageEpoch } = parts.route(request.match.operation.id);
-  const served = cache.serve(
-    {
-      fill,
-      // api2's pages of a rolled-out route are of its page epoch: none is served after a move off api2.
-      side: side === 'api2' && pageEpoch !== null ? `api2@${pageEpoch}` : side,
-      apiKey: request.apiKey,
-      authorization: request.authorization,
-      paidParams: request.paidParams,
-      cacheControl: headers['cache-control'],
-      policy: routeFreshness(parts.config, request.match.operation.id),
-      defer,
-    },
-    async () => {
-      filled = await answerFromSide(parts, request, side, legacy);
-      return storedOf(filled);
-    },
-    async () => storedOf(await answerFromSide(parts, request, side, legacy)),
-  );
-  const outcome = ({ answer: stored, outcome: cacheOutcome }: Served): Outcome => {
-    const answer = fromStored(stored, cacheOutcome, { ifNoneMatch: headers['if-none-match'], ifModifiedSince: headers['if-modified-since'] });
-    if (filled === undefined) return { answer, side, cache: cacheOutcome };
-    return { answer, side: filled.side, upstreamMs: filled.upstreamMs, error: filled.error, fallback: filled.fallback, cache: cacheOutcome };
+const NO_SIGNAL = (): undefined => undefined;
+
+export function withPages(parts: PipelineParts, cache: SearchCache, inner: Answerer): Answerer {
+  return (request, facts) => {
+    if (request.match.operation.cache !== 'pages' || request.method !== 'GET') return inner(request, facts);
+    const headers = facts.clientHeaders;
+    const fill = renderLegacyRequest(request, { clientHeaders: headers, rawBody: null, shared: true });
+    const source = new PageFill(inner, request, copyWith(facts, { rawBody: null, shared: true, signal: NO_SIGNAL, forward: fill }));
+    const { pageEpoch } = parts.route(request.match.operation.id);
+    const { side } = facts;
+    const served = cache.serve(
+      {
+        fill,
+        // api2's pages of a rolled-out route are of its page epoch: none is served after a move off api2.
+        side: side === 'api2' && pageEpoch !== null ? `api2@${pageEpoch}` : side,
+        apiKey: request.apiKey,
+        authorization: request.authorization,
+        paidParams: request.paidParams,
+        cacheControl: headers['cache-control'],
+        policy: routeFreshness(parts.config, request.match.operation.id),
+        defer: facts.defer,
+      },
+      source,
+    );
+    return whenReady(served, (done) => outcomeOf(done, source, facts));
   };
-  return served instanceof Promise ? served.then(outcome) : outcome(served);
 }
 
-/** The attempt as the cache takes it: a fallback is marked, so it is never stored as the api2 page. */
-function storedOf(attempt: Attempt): StoredAnswer {
-  const stored = toStored(attempt.answer);
-  return attempt.fallback === true ? { ...stored, fallback: true } : stored;
+function outcomeOf({ answer: stored, outcome: cache }: Served, source: PageFill, facts: ReadFacts): Outcome {
+  const { clientHeaders: headers, side } = facts;
+  const answer = fromStored(stored, cache, { ifNoneMatch: headers['if-none-match'], ifModifiedSince: headers['if-modified-since'] });
+  const { filled } = source;
+  if (filled === undefined) return { answer, side, cache };
+  return { answer, side: filled.side, upstreamMs: filled.upstreamMs, error: filled.error, fallback: filled.fallback, cache };
 }

@@ -20,6 +20,8 @@ import { carriesBody, toResponse, withHeader } from '../http/answer.js';
 import type { Identifier } from '../request/identity.js';
 import type { OperationId } from '../catalogue/operations.js';
 import { roundMs } from '../observability/measure.js';
+import { whenReady } from '../hot-path.js';
+import type { SyncOrAsync } from '../hot-path.js';
 import { REQUEST_ID_HEADER } from '../request/request-id.js';
 import { runGuards } from './guard.js';
 import type { Guard } from './guard.js';
@@ -45,7 +47,7 @@ export interface RequestContextOptions {
   /** The deprecation signal of a catalogued operation (deprecation-signal.ts); absent when none is configured. */
   readonly deprecation?: ((operation: OperationId) => DeprecationSignal | undefined) | undefined;
   /** Answers the request once the guards let it through. */
-  readonly dispatch: (c: Context, arrival: Arrival) => Promise<Outcome> | Outcome;
+  readonly dispatch: (c: Context, arrival: Arrival) => SyncOrAsync<Outcome>;
 }
 
 export function requestContext(options: RequestContextOptions): Handler {
@@ -74,14 +76,14 @@ export function requestContext(options: RequestContextOptions): Handler {
     const arrival = arrive(runtime.arrival(c, maxUrlLength), rules, startedPerf);
     const refusedTarget = arrival.refusedTarget;
     if (refusedTarget) return finish(arrival, refused(refusedTarget.status, 'bad-target', `The request target is refused: ${refusedTarget.reason}.`, arrival.json));
-    let outcome: Outcome | Promise<Outcome>;
+    let outcome: SyncOrAsync<Outcome>;
     try {
       outcome = runGuards(guards, arrival) ?? dispatch(c, arrival);
     } catch (error) {
       outcome = failed(error, arrival.json);
     }
-    if (!(outcome instanceof Promise)) return finish(arrival, outcome);
-    return outcome.then(
+    return whenReady(
+      outcome,
       (done) => finish(arrival, done),
       (error: unknown) => finish(arrival, failed(error, arrival.json)),
     );

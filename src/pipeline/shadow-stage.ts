@@ -7,15 +7,29 @@
  * there). A fallback (legacy answering for a failed api2) is never compared, nor a 304 (no body).
  * Answers are compared as JSON: an XML client's request is compared as its JSON twin, both sides
  * asked in the background (one more legacy call, sampled and capped like the rest).
+ *
+ * A stage: wraps an answerer (what the client is answered) and asks `sides`, the side answerer,
+ * for the background calls.
  */
-import { copyWith } from '../hot-path.js';
+import { copyWith, whenReady } from '../hot-path.js';
 import { bodyBytes } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
-import type { ShadowAnswer } from '../traffic/shadow.js';
-import { callApi2, IN_BACKGROUND } from './api2-side.js';
-import { callLegacy } from './legacy-side.js';
-import type { PipelineParts, Side } from './parts.js';
+import type { ShadowAnswer, ShadowComparator } from '../traffic/shadow.js';
+import type { Answerer, ReadFacts } from './answerer.js';
+import type { PipelineParts } from './parts.js';
+
+const NO_SIGNAL = (): undefined => undefined;
+
+export function withShadow(parts: PipelineParts, shadow: ShadowComparator, inner: Answerer, sides: Answerer): Answerer {
+  return (request, facts) =>
+    whenReady(inner(request, facts), (outcome) => {
+      // A stored page, or another request's call (a cache HIT, STALE or flight waiter), made no upstream call of its own.
+      const how = { fallback: outcome.fallback === true, stored: outcome.upstreamMs === undefined };
+      offerShadow(parts, shadow, sides, request, facts, outcome.answer, outcome.side ?? facts.side, how);
+      return outcome;
+    });
+}
 
 function asShadow(answered: Answer): ShadowAnswer {
   return {
@@ -27,26 +41,28 @@ function asShadow(answered: Answer): ShadowAnswer {
 }
 
 /**
- * Offers the comparison of the client's answer (once it is ready). `defer` keeps the comparison
- * alive after the answer (RuntimeBindings.defer: edge waitUntil).
+ * Offers the comparison of the client's answer (once it is ready). `facts.defer` keeps the
+ * comparison alive after the answer (RuntimeBindings.defer: edge waitUntil).
  */
-export function offerShadow(
+function offerShadow(
   parts: PipelineParts,
+  shadow: ShadowComparator,
+  sides: Answerer,
   request: CanonicalRequest,
-  requestId: string,
+  facts: ReadFacts,
   answered: Answer,
-  side: Side,
+  side: string,
   /** fallback: legacy answered for a failed api2; stored: a stored page, or another request's call (a cache HIT, STALE or flight waiter). */
   how: { readonly fallback: boolean; readonly stored: boolean },
-  defer?: (work: Promise<unknown>) => void,
 ): void {
-  const { shadow, config, upstreams } = parts;
+  const { config, upstreams } = parts;
+  const { requestId, defer } = facts;
   const { operation } = request.match;
   const route = config.routes[operation.id];
   const { mapping } = request;
   // A fallback is legacy answering for a failed api2 (evidence of neither mapping nor agreement);
   // a 304 to a revalidating client has no body to compare (its shadow call, unconditional, would).
-  if (how.fallback || answered.status === 304 || answered.status >= 500 || !shadow || !mapping || !upstreams.api2 || !operation.safe) return;
+  if (how.fallback || answered.status === 304 || answered.status >= 500 || !mapping || !upstreams.api2 || !operation.safe) return;
   // Shadow mode, or a rollout's percentage step (route-in-force.ts): what legacy answered is compared.
   const compare = request.routeMode === 'shadow' || (request.routeMode === 'canary' && parts.route(operation.id).compare);
   // A rollout's 100 % step: what api2 answered to this request is compared with legacy's answer, asked
@@ -59,9 +75,9 @@ export function offerShadow(
   // JSON. A stored page is not compared again (its fill was): nothing is asked for it.
   const asJson = request.json ? request : copyWith(request, { json: true });
   if (!request.json && how.stored) return;
-  const background = { clientHeaders: {}, rawBody: null, shared: true, signal: undefined } as const;
-  const askLegacy = async (): Promise<ShadowAnswer> => asShadow((await callLegacy(parts, asJson, background)).answer);
-  const askApi2 = async (): Promise<ShadowAnswer> => asShadow((await callApi2(parts, asJson, mapping, undefined, IN_BACKGROUND, config.traffic.shadow.timeoutMs)).answer);
+  const background = { clientHeaders: {}, rawBody: null, shared: true, signal: NO_SIGNAL, requestId, defer, background: { timeoutMs: config.traffic.shadow.timeoutMs } } as const;
+  const askLegacy = async (): Promise<ShadowAnswer> => asShadow((await sides(asJson, { ...background, side: 'legacy' })).answer);
+  const askApi2 = async (): Promise<ShadowAnswer> => asShadow((await sides(asJson, { ...background, side: 'api2' })).answer);
   const secondary = config.traffic.shadow.measureNoise ? { secondary: askLegacy } : {};
   const job = { operation: operation.id, requestId, routeMode: request.routeMode, stepSince: parts.route(operation.id).stepSince ?? undefined, losses: mapping.losses, ignore: new Set(route?.shadow?.ignore ?? []) };
   if (!reverse) {
@@ -78,5 +94,5 @@ export function offerShadow(
     (primary) => (primary.status >= 500 ? undefined : shadow.offer({ ...job, primary, candidate, ...secondary }, defer)),
     () => undefined,
   );
-  defer?.(asked);
+  defer(asked);
 }

@@ -1,0 +1,36 @@
+/**
+ * A page's source for the page cache: the wrapped answerer, called with the shared fill's facts.
+ * The cache calls it down (produce, or a background refresh) and never back up into the page
+ * stage; the attempt this request made itself is kept for its record (a waiter made none).
+ */
+import type { PageSource, StoredAnswer } from '../cache/types.js';
+import type { CanonicalRequest } from '../request/canonical-request.js';
+import type { Answerer, ReadFacts } from './answerer.js';
+import type { Outcome } from './parts.js';
+import { toStored } from './stored-answer.js';
+
+export class PageFill implements PageSource {
+  /** The upstream attempt this request made itself, when it filled the page. */
+  filled: Outcome | undefined;
+
+  constructor(
+    private readonly answerer: Answerer,
+    private readonly request: CanonicalRequest,
+    private readonly facts: ReadFacts,
+  ) {}
+
+  async produce(): Promise<StoredAnswer> {
+    this.filled = await this.answerer(this.request, this.facts);
+    return storedOf(this.filled);
+  }
+
+  async refresh(): Promise<StoredAnswer> {
+    return storedOf(await this.answerer(this.request, this.facts));
+  }
+}
+
+/** The attempt as the cache takes it: a fallback is marked, so it is never stored as the api2 page. */
+function storedOf(attempt: Outcome): StoredAnswer {
+  const stored = toStored(attempt.answer);
+  return attempt.fallback === true ? { ...stored, fallback: true } : stored;
+}
