@@ -1,14 +1,17 @@
 /**
  * Property: for generated ways of writing searches (parameter order, letter case of names,
  * percent-encoding, separators, /v1/ and trailing slash, unknown parameters, duplicates, content
- * codings, conditional and range headers, api keys), two requests share a page cache key if and
- * only if the fills the gateway forwards for them are the same bytes (less the api_key, which the
- * key holds as its plan class, and X-Forwarded-For); a fill never carries a conditional or range
- * header, and never asks for a coding its client did not accept.
+ * codings, conditional and range headers, api keys, users and passwords, the client's scheme and
+ * host), two requests share a page cache key if and only if the fills the gateway forwards for them
+ * are the same bytes (less the api_key, which the key holds as its plan class, and
+ * X-Forwarded-For); a fill never carries a conditional or range header, and never asks for a coding
+ * its client did not accept. The key is made from the canonical request's facts (a HIT renders no
+ * fill), the fill rendered apart (src/request/render-legacy.ts): this is what ties them.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalOf, fillOf, keyOf } from './support/canonical.js';
+import { basic } from './support/http.js';
 import type { RawRequest } from './support/canonical.js';
 
 /** Accept-Encoding values and whether the client accepts gzip: the oracle, written by hand. */
@@ -48,6 +51,9 @@ const writing = fc.record({
   conditional: fc.option(fc.constantFrom<Record<string, string>>({ 'if-none-match': '*' }, { 'if-none-match': '"x"' }, { 'if-modified-since': 'Mon, 01 Jan 2024 00:00:00 GMT' }, { range: 'bytes=0-10' }), { nil: undefined }),
   apiKey: fc.constantFrom('k1', 'k2'),
   json: fc.boolean(),
+  user: fc.constantFrom(undefined, basic('alice', 'pw'), basic('alice', 'other'), basic('bob', 'pw')),
+  scheme: fc.constantFrom('http' as const, 'https' as const),
+  host: fc.constantFrom(undefined, 'api.bigoven.com', 'gateway.test'),
 });
 
 type Search = typeof search extends fc.Arbitrary<infer T> ? T : never;
@@ -71,7 +77,9 @@ function write(s: Search, w: Writing): RawRequest & { acceptsGzip: boolean; dupl
   const headers: Record<string, string> = { ...(w.conditional ?? {}) };
   if (coding !== undefined) headers['accept-encoding'] = coding;
   if (w.json) headers['accept'] = 'application/json';
-  return { target: `${w.prefix}/recipes${w.trailingSlash ? '/' : ''}?${ordered.join('&')}`, headers, acceptsGzip, duplicated: w.duplicate };
+  if (w.user) headers['authorization'] = w.user;
+  if (w.host) headers['host'] = w.host;
+  return { target: `${w.prefix}/recipes${w.trailingSlash ? '/' : ''}?${ordered.join('&')}`, headers, scheme: w.scheme, acceptsGzip, duplicated: w.duplicate };
 }
 
 /** The fill as bytes on the wire, less what the key holds otherwise (api_key: plan class) or not at all (X-Forwarded-For). */
@@ -94,8 +102,15 @@ describe('page cache key and forwarded request', () => {
         if (a.duplicated || b.duplicated) return;
         expect(keyOf(a) === keyOf(b)).toBe(wire(a) === wire(b));
         // The same search written another way is the same page.
-        const same = write(s1, { ...w2, coding: w1.coding, json: w1.json, duplicate: false });
+        const same = write(s1, { ...w2, coding: w1.coding, json: w1.json, user: w1.user, scheme: w1.scheme, host: w1.host, duplicate: false });
         expect(keyOf(same)).toBe(keyOf(a));
+        // Neighbours: one fact of the search or of its writing changed at a time (random pairs seldom share a page).
+        const base = write(s1, { ...w1, duplicate: false });
+        const neighbours = [
+          ...(Object.keys(w1) as (keyof Writing)[]).filter((field) => field !== 'duplicate').map((field) => write(s1, { ...w1, [field]: w2[field], duplicate: false })),
+          ...(Object.keys(s1) as (keyof Search)[]).map((field) => write({ ...s1, [field]: s2[field] }, { ...w1, duplicate: false })),
+        ];
+        for (const near of neighbours) expect(keyOf(near) === keyOf(base), `${near.target} ${JSON.stringify(near.headers)}`).toBe(wire(near) === wire(base));
       }),
       { numRuns: 400, seed: 1123 },
     );

@@ -1,16 +1,22 @@
 /**
  * Page cache keys, made of the request that fills the page (nginx keys on the request it
  * forwards): the side that answers, the method, the rendered path and query parameters, and every
- * header a fill sends that the answer may depend on. Two requests share a page exactly when the
- * requests forwarded for them are the same, so no parameter or header the key ignores can reach
+ * header a shared fill sends that the answer may depend on. Two requests share a page exactly when
+ * the requests forwarded for them are the same, so no parameter or header the key ignores can reach
  * the upstream (src/request/render-legacy.ts renders a shared fill from the canonical request
  * alone). The api2 side maps the same canonical values, so the same key holds for it.
+ *
+ * The key is made from the canonical request's facts, rendering only the target: a HIT renders no
+ * forward request (headers, full target, body); the fill does, on a MISS. The facts below are the
+ * headers a shared fill renders, in name order; test/cache-key-equals-the-forwarded-request
+ * .property.test.ts shows key equality is fill equality.
  *
  * Never a secret: the api_key is not in the rendered parameters (only the plan class it needs),
  * and a user's Authorization appears only as a keyed hash. The key is a JSON array (structured,
  * so no two different requests produce the same string).
  */
-import type { LegacyForward } from '../request/render-legacy.js';
+import type { CanonicalRequest } from '../request/canonical-request.js';
+import { acceptOf, renderTarget } from '../request/render-legacy.js';
 
 export interface PageKeyContext {
   /** Who answers: legacy bytes and api2-mapped bytes are different answers. */
@@ -22,16 +28,15 @@ export interface PageKeyContext {
 }
 
 /**
- * Headers of a fill that are not in the key as they are. DECISION: `authorization` is keyed as a
- * hash (userHash); `x-forwarded-for` is not keyed (an answer that depends on the client's address
- * must say so with Vary, and such answers are not stored).
+ * The key of the page a shared fill of `request` fills. DECISION: of the fill's headers,
+ * `authorization` is keyed as a hash (userHash); `x-forwarded-for` is not keyed (an answer that
+ * depends on the client's address must say so with Vary, and such answers are not stored).
  */
-const NOT_KEYED = new Set(['authorization', 'x-forwarded-for']);
-
-export function pageKey(fill: LegacyForward, context: PageKeyContext): string {
-  const parts: (string | null)[] = [context.side, context.plan, context.userHash, fill.method, fill.path, fill.params];
-  for (const name of Object.keys(fill.headers).sort()) {
-    if (!NOT_KEYED.has(name)) parts.push(name, fill.headers[name] as string);
-  }
+export function pageKey(request: CanonicalRequest, context: PageKeyContext): string {
+  const { method, path, params } = renderTarget(request);
+  const parts: (string | null)[] = [context.side, context.plan, context.userHash, method, path, params, 'accept', acceptOf(request), 'accept-encoding', request.encoding];
+  const { host, proto } = request.forwarded;
+  if (host) parts.push('x-forwarded-host', host);
+  parts.push('x-forwarded-proto', proto);
   return JSON.stringify(parts);
 }

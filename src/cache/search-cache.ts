@@ -21,7 +21,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Operation } from '../catalogue/operations.js';
-import type { LegacyForward } from '../request/render-legacy.js';
+import type { CanonicalRequest } from '../request/canonical-request.js';
 import { PageCache } from './page-cache.js';
 import type { FreshnessPolicy, PageSource, Served, StoredAnswer } from './types.js';
 import { pageKey } from './page-key.js';
@@ -42,12 +42,9 @@ export interface SearchCacheConfig {
 }
 
 export interface PageRequest {
-  /** The request that fills the page, rendered as a shared fill: the key is made of it. */
-  readonly fill: LegacyForward;
+  /** The request a shared fill of the page forwards is rendered from it, and the key is made of it. */
+  readonly canonical: CanonicalRequest;
   readonly side: string;
-  readonly apiKey: string;
-  readonly authorization: string | undefined;
-  readonly paidParams: boolean;
   readonly cacheControl: string | undefined;
   readonly policy: FreshnessPolicy;
   /** Keeps a background refresh alive on runtimes that would cut it (RuntimeBindings.defer). */
@@ -81,26 +78,26 @@ export class SearchCache {
 
   /** At once for a HIT or a STALE page (see PageCache.serve), else once the source answered. */
   serve(request: PageRequest, source: PageSource): Served | Promise<Served> {
-    const keyHash = this.hash(`api_key\n${request.apiKey}`);
-    const userHash = request.authorization ? this.hash(`authorization\n${request.authorization}`) : null;
-    const key = pageKey(request.fill, { side: request.side, plan: request.paidParams ? 'paid' : 'any', userHash });
+    const { apiKey, authorization, paidParams, encoding: coding } = request.canonical;
+    const keyHash = this.hash(`api_key\n${apiKey}`);
+    const userHash = authorization ? this.hash(`authorization\n${authorization}`) : null;
+    const key = pageKey(request.canonical, { side: request.side, plan: paidParams ? 'paid' : 'any', userHash });
     const known = this.knownKeys.get(keyHash);
-    const trusted = known !== undefined && (!request.paidParams || known.paid);
+    const trusted = known !== undefined && (!paidParams || known.paid);
     const learn = (answer: StoredAnswer): void => {
       if (answer.status !== 200) return;
-      this.knownKeys.set(keyHash, { paid: request.paidParams || (known?.paid ?? false) });
+      this.knownKeys.set(keyHash, { paid: paidParams || (known?.paid ?? false) });
       // Other replicas learn it through the shared tier (nothing is remembered without one).
       this.pages.remember(`known\n${keyHash}\nany`, this.config.keyKnowledgeTtlMs);
-      if (request.paidParams) this.pages.remember(`known\n${keyHash}\npaid`, this.config.keyKnowledgeTtlMs);
+      if (paidParams) this.pages.remember(`known\n${keyHash}\npaid`, this.config.keyKnowledgeTtlMs);
     };
-    const coding = request.fill.headers['accept-encoding'];
     return this.pages.serve({
       key,
       flightKey: trusted ? key : `${key}\n${keyHash}`,
       policy: request.policy,
       bypass: this.config.honorClientNoCache && /\bno-cache\b/i.test(request.cacheControl ?? ''),
       mayReadStored: trusted,
-      trustFact: () => `known\n${keyHash}\n${request.paidParams ? 'paid' : 'any'}`,
+      trustFact: () => `known\n${keyHash}\n${paidParams ? 'paid' : 'any'}`,
       group: userHash,
       source,
       learn,

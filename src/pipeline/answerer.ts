@@ -6,7 +6,6 @@
  */
 import type { SyncOrAsync } from '../hot-path.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
-import type { LegacyForward } from '../request/render-legacy.js';
 import type { AbortSignalLike } from '../upstream/types.js';
 import type { Outcome, Side } from './parts.js';
 
@@ -21,8 +20,6 @@ export interface ReadFacts {
   readonly shared: boolean;
   /** Cancels the upstream call when the client leaves (asked for only when a call is made). */
   readonly signal: () => AbortSignalLike | undefined;
-  /** The request already rendered for the legacy side (a page fill renders it). */
-  readonly forward?: LegacyForward | undefined;
   /** A background comparison's call: no fallback, no client's conditions, its own timeout. */
   readonly background?: { readonly timeoutMs: number } | undefined;
   readonly requestId: string;

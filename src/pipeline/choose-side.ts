@@ -56,7 +56,7 @@ function sideOfMode(parts: PipelineParts, request: CanonicalRequest, forced: str
 export function sidesAnswerer(parts: PipelineParts): Answerer {
   return (request, facts) => {
     const { mapping } = request;
-    const call: LegacyCall = { clientHeaders: facts.clientHeaders, rawBody: facts.rawBody, shared: facts.shared, signal: facts.signal(), forward: facts.forward };
+    const call: LegacyCall = { clientHeaders: facts.clientHeaders, rawBody: facts.rawBody, shared: facts.shared, signal: facts.signal() };
     if (facts.side === 'legacy' || !mapping) return callLegacy(parts, request, call);
     if (facts.background) return callApi2(parts, request, mapping, undefined, IN_BACKGROUND, facts.background.timeoutMs);
     return answerFromApi2(parts, request, mapping, call);

@@ -12,7 +12,6 @@ import type { RequestTrail } from '../request/trace-context.js';
 import { passThrough } from '../proxy/pass-through.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { renderLegacyRequest } from '../request/render-legacy.js';
-import type { LegacyForward } from '../request/render-legacy.js';
 import type { AbortSignalLike, UpstreamRequest } from '../upstream/types.js';
 import type { Attempt, PipelineParts } from './parts.js';
 
@@ -37,12 +36,10 @@ export interface LegacyCall {
   /** The answer will be served to other clients too (a cache fill). */
   readonly shared: boolean;
   readonly signal: AbortSignalLike | undefined;
-  /** The request already rendered (a cache fill renders it for its key). */
-  readonly forward?: LegacyForward | undefined;
 }
 
 export function callLegacy(parts: PipelineParts, request: CanonicalRequest, call: LegacyCall): Promise<Attempt> {
-  const forward = call.forward ?? renderLegacyRequest(request, call);
+  const forward = renderLegacyRequest(request, call);
   const { operation } = request.match;
   return attempt(parts, {
     method: forward.method,

@@ -12,7 +12,6 @@ import type { SearchCache } from '../cache/search-cache.js';
 import type { Served } from '../cache/types.js';
 import { routeFreshness } from '../config/schema.js';
 import { copyWith, whenReady } from '../hot-path.js';
-import { renderLegacyRequest } from '../request/render-legacy.js';
 import type { Answerer, ReadFacts } from './answerer.js';
 import { PageFill } from './page-fill.js';
 import type { Outcome, PipelineParts } from './parts.js';
@@ -24,18 +23,15 @@ export function withPages(parts: PipelineParts, cache: SearchCache, inner: Answe
   return (request, facts) => {
     if (request.match.operation.cache !== 'pages' || request.method !== 'GET') return inner(request, facts);
     const headers = facts.clientHeaders;
-    const fill = renderLegacyRequest(request, { clientHeaders: headers, rawBody: null, shared: true });
-    const source = new PageFill(inner, request, copyWith(facts, { rawBody: null, shared: true, signal: NO_SIGNAL, forward: fill }));
+    // Rendered by the side on a MISS only (the fill); the key is made of the request's facts.
+    const source = new PageFill(inner, request, copyWith(facts, { rawBody: null, shared: true, signal: NO_SIGNAL }));
     const { pageEpoch } = parts.route(request.match.operation.id);
     const { side } = facts;
     const served = cache.serve(
       {
-        fill,
+        canonical: request,
         // api2's pages of a rolled-out route are of its page epoch: none is served after a move off api2.
         side: side === 'api2' && pageEpoch !== null ? `api2@${pageEpoch}` : side,
-        apiKey: request.apiKey,
-        authorization: request.authorization,
-        paidParams: request.paidParams,
         cacheControl: headers['cache-control'],
         policy: routeFreshness(parts.config, request.match.operation.id),
         defer: facts.defer,

@@ -18,11 +18,15 @@ import type { CanonicalParams } from './canonicalise.js';
 import type { CanonicalRequest } from './canonical-request.js';
 import { encodeFormComponent } from './pairs.js';
 
-export interface LegacyForward {
+/** The method, the path and the query parameters of a forward request, without `api_key`: what a page key holds of them. */
+export interface ForwardTarget {
   readonly method: string;
   readonly path: string;
-  /** The rendered query parameters without `api_key`: exactly what a cache key holds of them. */
+  /** The rendered query parameters without `api_key`. */
   readonly params: string;
+}
+
+export interface LegacyForward extends ForwardTarget {
   readonly target: string;
   readonly headers: Record<string, string>;
   readonly body: Uint8Array | null;
@@ -42,16 +46,27 @@ export interface ForwardFacts {
 const OWNED: ReadonlySet<string> = new Set(['accept', 'accept-encoding', 'authorization', 'content-type', ...TRAIL_HEADERS]);
 const encoder = new TextEncoder();
 
-export function renderLegacyRequest(request: CanonicalRequest, facts: ForwardFacts): LegacyForward {
+/** The target of the forward request (without `api_key`): all a page key needs to render. */
+export function renderTarget(request: CanonicalRequest): ForwardTarget {
   const { template } = request.match.form;
   const path = template.includes('{') ? template.replace(/\{([a-z]+)\}/g, (_, name: string) => encodeURIComponent(textOf(request, name))) : template;
   const params = request.params
     .filter((param) => param.carriedIn === 'query' && param.text !== null)
     .map((param) => `${param.spec.name}=${encodeFormComponent(param.text as string)}`)
     .join('&');
+  return { method: request.method, path, params };
+}
+
+/** The `Accept` the forward request sends: the representation the client reads. */
+export function acceptOf(request: CanonicalRequest): string {
+  return request.json ? 'application/json' : 'application/xml';
+}
+
+export function renderLegacyRequest(request: CanonicalRequest, facts: ForwardFacts): LegacyForward {
+  const { method, path, params } = renderTarget(request);
   const keyPart = `api_key=${encodeFormComponent(request.apiKey)}`;
   const headers: Record<string, string> = facts.shared ? {} : upstreamRequestHeaders(facts.clientHeaders, request.forwarded, OWNED);
-  headers['accept'] = request.json ? 'application/json' : 'application/xml';
+  headers['accept'] = acceptOf(request);
   headers['accept-encoding'] = request.encoding;
   if (request.authorization !== undefined) headers['authorization'] = request.authorization;
   headers['x-forwarded-for'] = request.forwarded.clientChain;
@@ -59,7 +74,7 @@ export function renderLegacyRequest(request: CanonicalRequest, facts: ForwardFac
   if (request.forwarded.host) headers['x-forwarded-host'] = request.forwarded.host;
   const body = renderBody(request, facts);
   if (body.contentType) headers['content-type'] = body.contentType;
-  return { method: request.method, path, params, target: `${path}?${params ? `${params}&` : ''}${keyPart}`, headers, body: body.bytes };
+  return { method, path, params, target: `${path}?${params ? `${params}&` : ''}${keyPart}`, headers, body: body.bytes };
 }
 
 function textOf(request: CanonicalParams, name: string): string {

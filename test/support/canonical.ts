@@ -4,6 +4,8 @@
  */
 import { pageKey } from '../../src/cache/page-key.js';
 import type { PageKeyContext } from '../../src/cache/page-key.js';
+import { createSecretHasher } from '../../src/cache/secret-hasher.js';
+import { nodeHmacSha256 } from '../../src/request/hmac-node.js';
 import { RouteTable } from '../../src/catalogue/route-table.js';
 import { normaliseTarget } from '../../src/http/target.js';
 import { wantsJson } from '../../src/legacy/render.js';
@@ -24,6 +26,8 @@ export interface RawRequest {
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly unknown?: UnknownParameters;
+  /** The scheme the client used (X-Forwarded-Proto of the fill); http unless given. */
+  readonly scheme?: 'http' | 'https';
 }
 
 /** The canonical request of a raw one, or the refusal the gateway answers with. */
@@ -45,7 +49,7 @@ export function canonicalOf(raw: RawRequest): CanonicalRequest | Refusal {
     pairs,
     credentials: credentialsOf(pairs, headers['authorization']),
     json: wantsJson(headers['accept'], headers['content-type']),
-    client: { forwardedFor: '127.0.0.1', scheme: 'http' as const, host: headers['host'] ?? 'gateway.test' },
+    client: { forwardedFor: '127.0.0.1', scheme: raw.scheme ?? 'http', host: headers['host'] ?? 'gateway.test' },
   };
   return canonicalRequest(facts, match, body, raw.unknown ?? 'drop');
 }
@@ -67,7 +71,12 @@ export function forwardOf(raw: RawRequest): LegacyForward {
   return renderLegacyRequest(mustCanonical(raw), { clientHeaders: raw.headers ?? {}, shared: false, rawBody: body });
 }
 
+/** Keyed hashes as the search cache makes them (src/cache/search-cache.ts). */
+const userHashOf = createSecretHasher(nodeHmacSha256);
+
+/** The page key of a request, its user hash and plan class made as the search cache makes them. */
 export function keyOf(raw: RawRequest, context: Partial<PageKeyContext> = {}): string {
   const request = mustCanonical(raw);
-  return pageKey(fillOf(raw), { side: 'legacy', plan: request.paidParams ? 'paid' : 'any', userHash: null, ...context });
+  const userHash = request.authorization ? userHashOf(`authorization\n${request.authorization}`) : null;
+  return pageKey(request, { side: 'legacy', plan: request.paidParams ? 'paid' : 'any', userHash, ...context });
 }
