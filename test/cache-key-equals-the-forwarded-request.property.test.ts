@@ -6,7 +6,7 @@
  * are the same bytes (less the api_key, which the key holds as its plan class, and
  * X-Forwarded-For); a fill never carries a conditional or range header, and never asks for a coding
  * its client did not accept. The key is made from the canonical request's facts (a HIT renders no
- * fill), the fill rendered apart (src/request/render-legacy.ts): this is what ties them.
+ * fill), the fill rendered apart (src/request/forward-request.ts): this is what ties them.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

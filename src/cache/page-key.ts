@@ -3,7 +3,7 @@
  * forwards): the side that answers, the method, the rendered path and query parameters, and every
  * header a shared fill sends that the answer may depend on. Two requests share a page exactly when
  * the requests forwarded for them are the same, so no parameter or header the key ignores can reach
- * the upstream (src/request/render-legacy.ts renders a shared fill from the canonical request
+ * the upstream (src/request/forward-request.ts renders a shared fill from the canonical request
  * alone). The api2 side maps the same canonical values, so the same key holds for it.
  *
  * The key is made from the canonical request's facts, rendering only the target: a HIT renders no
@@ -16,7 +16,7 @@
  * so no two different requests produce the same string).
  */
 import type { CanonicalRequest } from '../request/canonical-request.js';
-import { acceptOf, renderTarget } from '../request/render-legacy.js';
+import { acceptOf, renderForwardTarget } from '../request/forward-request.js';
 
 export interface PageKeyContext {
   /** Who answers: legacy bytes and api2-mapped bytes are different answers. */
@@ -33,7 +33,7 @@ export interface PageKeyContext {
  * depends on the client's address must say so with Vary, and such answers are not stored).
  */
 export function pageKey(request: CanonicalRequest, context: PageKeyContext): string {
-  const { method, path, params } = renderTarget(request);
+  const { method, path, params } = renderForwardTarget(request);
   const parts: (string | null)[] = [context.side, context.plan, context.userHash, method, path, params, 'accept', acceptOf(request), 'accept-encoding', request.encoding];
   const { host, proto } = request.forwarded;
   if (host) parts.push('x-forwarded-host', host);

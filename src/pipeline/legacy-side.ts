@@ -1,6 +1,6 @@
 /**
  * The legacy side: a catalogued request is forwarded as rendered from its canonical value
- * (src/request/render-legacy.ts); an uncatalogued one is passed through as it came. Writes are
+ * (src/request/forward-request.ts); an uncatalogued one is passed through as it came. Writes are
  * sent once and never retried (src/proxy/pass-through.ts).
  */
 import { routeTimeoutMs } from '../config/schema.js';
@@ -11,7 +11,7 @@ import { TRAIL_HEADERS, markCall } from '../request/trace-context.js';
 import type { RequestTrail } from '../request/trace-context.js';
 import { passThrough } from '../proxy/pass-through.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
-import { renderLegacyRequest } from '../request/render-legacy.js';
+import { renderForwardRequest } from '../request/forward-request.js';
 import type { AbortSignalLike, UpstreamRequest } from '../upstream/types.js';
 import type { Attempt, PipelineParts } from './parts.js';
 
@@ -39,7 +39,7 @@ export interface LegacyCall {
 }
 
 export function callLegacy(parts: PipelineParts, request: CanonicalRequest, call: LegacyCall): Promise<Attempt> {
-  const forward = renderLegacyRequest(request, call);
+  const forward = renderForwardRequest(request, call);
   const { operation } = request.match;
   return attempt(parts, {
     method: forward.method,

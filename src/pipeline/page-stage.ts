@@ -4,7 +4,7 @@
  * answered without a promise. Anything else goes to the wrapped answerer as it is.
  *
  * The fill is shared by every request waiting on the key, so it is rendered from the canonical
- * request alone (src/request/render-legacy.ts, `shared`): no conditional or range header, nothing
+ * request alone (src/request/forward-request.ts, `shared`): no conditional or range header, nothing
  * the key does not hold. It is not cancelled when the client that started it leaves: others wait
  * on it. A client's `If-None-Match` is answered 304 from the stored page's ETag (stored-answer.ts).
  */

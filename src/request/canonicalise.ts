@@ -1,7 +1,7 @@
 /**
  * The canonical request: a legacy request checked and brought to one form, built once, after
  * which nothing reads the raw query or body again. The cache key, the request forwarded to the
- * legacy backend and the api2 call are all rendered from it (render-legacy.ts, cache-key.ts,
+ * legacy backend and the api2 call are all rendered from it (forward-request.ts, cache-key.ts,
  * mappings/), so what is checked is what is keyed is what is forwarded.
  *
  * Checks, in this order (shared by the gateway and the sandbox legacy backend, so both answer alike):

@@ -15,8 +15,8 @@ import type { Refusal, UnknownParameters } from '../../src/request/canonicalise.
 import { credentialsOf } from '../../src/request/credentials.js';
 import { readPairs } from '../../src/request/pairs.js';
 import { traceFrom } from '../../src/request/trace-context.js';
-import { renderLegacyRequest } from '../../src/request/render-legacy.js';
-import type { LegacyForward } from '../../src/request/render-legacy.js';
+import { renderForwardRequest } from '../../src/request/forward-request.js';
+import type { LegacyForward } from '../../src/request/forward-request.js';
 
 const routes = new RouteTable();
 
@@ -62,13 +62,13 @@ export function mustCanonical(raw: RawRequest): CanonicalRequest {
 
 /** What a shared cache fill of this request sends to the legacy backend. */
 export function fillOf(raw: RawRequest): LegacyForward {
-  return renderLegacyRequest(mustCanonical(raw), { clientHeaders: raw.headers ?? {}, shared: true, rawBody: null });
+  return renderForwardRequest(mustCanonical(raw), { clientHeaders: raw.headers ?? {}, shared: true, rawBody: null });
 }
 
 /** What the gateway forwards for this request answered to its own client. */
 export function forwardOf(raw: RawRequest): LegacyForward {
   const body = raw.body === undefined ? null : new TextEncoder().encode(raw.body);
-  return renderLegacyRequest(mustCanonical(raw), { clientHeaders: raw.headers ?? {}, shared: false, rawBody: body });
+  return renderForwardRequest(mustCanonical(raw), { clientHeaders: raw.headers ?? {}, shared: false, rawBody: body });
 }
 
 /** Keyed hashes as the search cache makes them (src/cache/search-cache.ts). */

@@ -47,7 +47,7 @@ const OWNED: ReadonlySet<string> = new Set(['accept', 'accept-encoding', 'author
 const encoder = new TextEncoder();
 
 /** The target of the forward request (without `api_key`): all a page key needs to render. */
-export function renderTarget(request: CanonicalRequest): ForwardTarget {
+export function renderForwardTarget(request: CanonicalRequest): ForwardTarget {
   const { template } = request.match.form;
   const path = template.includes('{') ? template.replace(/\{([a-z]+)\}/g, (_, name: string) => encodeURIComponent(textOf(request, name))) : template;
   const params = request.params
@@ -62,8 +62,8 @@ export function acceptOf(request: CanonicalRequest): string {
   return request.json ? 'application/json' : 'application/xml';
 }
 
-export function renderLegacyRequest(request: CanonicalRequest, facts: ForwardFacts): LegacyForward {
-  const { method, path, params } = renderTarget(request);
+export function renderForwardRequest(request: CanonicalRequest, facts: ForwardFacts): LegacyForward {
+  const { method, path, params } = renderForwardTarget(request);
   const keyPart = `api_key=${encodeFormComponent(request.apiKey)}`;
   const headers: Record<string, string> = facts.shared ? {} : upstreamRequestHeaders(facts.clientHeaders, request.forwarded, OWNED);
   headers['accept'] = acceptOf(request);
