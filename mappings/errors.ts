@@ -1,5 +1,5 @@
 /**
- * How a mapping fails. Each becomes a legacy-shaped answer in src/pipeline/api2-answer.ts:
+ * How a mapping fails. Each becomes a legacy-shaped answer in src/api2/legacy-answer.ts:
  * - Api2StatusError: api2 answered 4xx/5xx; passed on as the same legacy status with its message.
  * - Api2ShapeError: api2 answered something that does not match its published schema; a 502,
  *   logged with the operation and the failing path, never passed on half-mapped.

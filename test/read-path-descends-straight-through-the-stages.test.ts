@@ -97,7 +97,7 @@ describe('a search read descends straight', () => {
       const app = appWith(mode);
       const miss = await traceOf(app);
       expect(miss.cache).toBe('MISS');
-      const side = mode === 'legacy' ? 'src/pipeline/legacy-side.ts' : 'src/pipeline/api2-side.ts';
+      const side = mode === 'legacy' ? 'src/pipeline/legacy-side.ts' : 'src/api2/call.ts';
       const stages = [...DOWN_TO_THE_PAGES, 'src/pipeline/page-fill.ts', 'src/pipeline/choose-side.ts', side];
       expect(miss.path.filter((file) => stages.includes(file)), miss.path.join('\n')).toEqual(stages);
       expect(reentered(miss.path), miss.path.join('\n')).toEqual([]);

@@ -1,7 +1,7 @@
 /**
  * The legacy backend's HTTP answer policy, in one place: the sandbox legacy backend answers by it
  * (src/sandbox/legacy-app.ts), and so does the gateway when it answers in the legacy shape itself
- * (api2 mode, src/pipeline/api2-answer.ts), so the two cannot drift. Runtime-agnostic.
+ * (api2 mode, src/api2/legacy-answer.ts), so the two cannot drift. Runtime-agnostic.
  *
  * DECISIONS (the legacy document is silent):
  * - Cache-Control: `no-store` on errors and on every user-scoped answer (grocery, favorites, try

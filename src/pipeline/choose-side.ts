@@ -20,7 +20,9 @@ import type { OperationMapping } from '../../mappings/types.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { canarySide } from '../migration/rollout/route-in-force.js';
 import type { Answerer } from './answerer.js';
-import { IN_BACKGROUND, callApi2, receiverOf } from './api2-side.js';
+import { IN_BACKGROUND, callApi2 } from '../api2/call.js';
+import type { Api2Ends, Api2Receiver } from '../api2/call.js';
+import { routeTimeoutMs } from '../config/schema.js';
 import { callLegacy } from './legacy-side.js';
 import type { LegacyCall } from './legacy-side.js';
 import type { Attempt, PipelineParts, Side } from './parts.js';
@@ -54,21 +56,30 @@ function sideOfMode(parts: PipelineParts, request: CanonicalRequest, forced: str
  * answer failed (never for a background comparison's call, which asks one side).
  */
 export function sidesAnswerer(parts: PipelineParts): Answerer {
+  const ends: Api2Ends = { api2: parts.upstreams.api2, mappingContext: parts.mappingContext };
   return (request, facts) => {
     const { mapping } = request;
     const call: LegacyCall = { clientHeaders: facts.clientHeaders, rawBody: facts.rawBody, shared: facts.shared, signal: facts.signal() };
     if (facts.side === 'legacy' || !mapping) return callLegacy(parts, request, call);
-    if (facts.background) return callApi2(parts, request, mapping, undefined, IN_BACKGROUND, facts.background.timeoutMs);
-    return answerFromApi2(parts, request, mapping, call);
+    if (facts.background) return callApi2(ends, request, mapping, undefined, IN_BACKGROUND, facts.background.timeoutMs);
+    return answerFromApi2(parts, ends, request, mapping, call);
   };
 }
 
-async function answerFromApi2(parts: PipelineParts, request: CanonicalRequest, mapping: OperationMapping, legacy: LegacyCall): Promise<Attempt> {
+async function answerFromApi2(parts: PipelineParts, ends: Api2Ends, request: CanonicalRequest, mapping: OperationMapping, legacy: LegacyCall): Promise<Attempt> {
   const { operation } = request.match;
-  const attempt = await callApi2(parts, request, mapping, legacy.signal, receiverOf(parts, request, legacy));
+  const attempt = await callApi2(ends, request, mapping, legacy.signal, receiverOf(parts, request, legacy), routeTimeoutMs(parts.config, operation.id));
   if (attempt.answer.status >= 500 && operation.safe && parts.route(operation.id).fallback) {
     const rescued = await callLegacy(parts, request, legacy);
     return { ...rescued, upstreamMs: rescued.upstreamMs + attempt.upstreamMs, error: `fallback: ${attempt.error ?? attempt.answer.status}`, fallback: true };
   }
   return attempt;
+}
+
+/** The receiver of an answer made for `call`: a shared page fill carries no client's conditions; a platform that compresses gets identity. */
+function receiverOf(parts: PipelineParts, request: CanonicalRequest, call: LegacyCall): Api2Receiver {
+  return {
+    ifNoneMatch: call.shared ? undefined : call.clientHeaders['if-none-match'],
+    coding: parts.runtime.platformCompresses === true ? 'identity' : request.encoding,
+  };
 }

@@ -23,7 +23,7 @@ import { upstreamFailure } from '../proxy/pass-through.js';
 import { answer } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
 import { UpstreamError } from '../upstream/types.js';
-import type { Api2Exchange } from '../api2/port.js';
+import type { Api2Exchange } from './port.js';
 
 export interface Api2Outcome {
   readonly answer: Answer;

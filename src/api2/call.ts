@@ -1,17 +1,16 @@
 /**
  * The api2 side: the operation's mapping, calling api2 with the canonical request's values and
- * credentials, answered in the legacy shape (api2-answer.ts).
+ * credentials, answered in the legacy shape (legacy-answer.ts). The pipeline's side answerer
+ * (src/pipeline/choose-side.ts) calls it.
  */
-import type { OperationMapping } from '../../mappings/types.js';
-import { HEADER_SAFE, api2UserAgent, openApi2Exchange } from '../api2/port.js';
-import { routeTimeoutMs } from '../config/schema.js';
+import type { MappingContext, OperationMapping } from '../../mappings/types.js';
 import { gatewayError } from '../http/gateway-error.js';
+import type { Answer } from '../http/answer.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import type { ContentCoding } from '../legacy/answer-terms.js';
-import type { AbortSignalLike } from '../upstream/types.js';
-import { answerThroughApi2 } from './api2-answer.js';
-import type { LegacyCall } from './legacy-side.js';
-import type { Attempt, PipelineParts } from './parts.js';
+import type { AbortSignalLike, UpstreamClient } from '../upstream/types.js';
+import { answerThroughApi2 } from './legacy-answer.js';
+import { HEADER_SAFE, api2UserAgent, openApi2Exchange } from './port.js';
 
 /** Who takes the answer: the client's If-None-Match (none for a shared page fill) and the coding it accepts. */
 export interface Api2Receiver {
@@ -22,23 +21,29 @@ export interface Api2Receiver {
 /** A background call (the shadow comparison): no conditions, no compression. */
 export const IN_BACKGROUND: Api2Receiver = { ifNoneMatch: undefined, coding: 'identity' };
 
-/** The receiver of an answer made for `call`: a shared page fill carries no client's conditions; a platform that compresses gets identity. */
-export function receiverOf(parts: PipelineParts, request: CanonicalRequest, call: LegacyCall): Api2Receiver {
-  return {
-    ifNoneMatch: call.shared ? undefined : call.clientHeaders['if-none-match'],
-    coding: parts.runtime.platformCompresses === true ? 'identity' : request.encoding,
-  };
+/** What api2 answered, in the legacy shape, as the pipeline's attempt takes it. */
+export interface Api2Attempt {
+  readonly answer: Answer;
+  readonly side: 'api2';
+  readonly upstreamMs: number;
+  readonly error: string | undefined;
+}
+
+/** Where the call goes and what the mapping shares across requests. */
+export interface Api2Ends {
+  readonly api2: UpstreamClient | undefined;
+  readonly mappingContext: MappingContext;
 }
 
 export async function callApi2(
-  parts: PipelineParts,
+  ends: Api2Ends,
   request: CanonicalRequest,
   mapping: OperationMapping,
   signal: AbortSignalLike | undefined,
   receiver: Api2Receiver,
-  timeoutMs = routeTimeoutMs(parts.config, request.match.operation.id),
-): Promise<Attempt> {
-  const api2 = parts.upstreams.api2;
+  timeoutMs: number,
+): Promise<Api2Attempt> {
+  const { api2 } = ends;
   if (!api2) throw new Error('api2 route without an api2 upstream (the config should have refused it)');
   // The api key goes into a header: one that cannot be a header value (CR, LF, NUL, beyond
   // Latin-1) is no key api2 could know. Refused here, it never counts against api2's breaker.
@@ -54,6 +59,6 @@ export async function callApi2(
     request.trail,
   );
   const terms = { json: request.json, withUser: request.user !== null, delivery: { method: request.method, ifNoneMatch: receiver.ifNoneMatch, coding: receiver.coding } };
-  const outcome = await answerThroughApi2(request.match.operation, mapping, request.values, exchange, parts.mappingContext, terms);
+  const outcome = await answerThroughApi2(request.match.operation, mapping, request.values, exchange, ends.mappingContext, terms);
   return { answer: outcome.answer, side: 'api2', upstreamMs: exchange.upstreamMs(), error: outcome.error };
 }
