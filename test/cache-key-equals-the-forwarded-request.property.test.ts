@@ -10,7 +10,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalOf, fillOf, keyOf } from './support/canonical.js';
+import { API2_KEY_HEADER } from '../src/api2/port.js';
+import { callApi2 } from '../src/api2/call.js';
+import { createMappingMemory } from '../src/api2/review-directory.js';
+import { TRAIL_HEADERS } from '../src/request/trace-context.js';
+import { UpstreamError } from '../src/upstream/types.js';
+import type { UpstreamRequest } from '../src/upstream/types.js';
+import { canonicalOf, fillOf, keyOf, mustCanonical } from './support/canonical.js';
 import { basic } from './support/http.js';
 import type { RawRequest } from './support/canonical.js';
 
@@ -89,6 +95,59 @@ function wire(raw: RawRequest): string {
   return JSON.stringify([fill.method, fill.path, fill.params, headers]);
 }
 
+/** Headers of an api2 call a page key leaves out: the api key (the key holds its plan class), the trail and User-Agent (each call's own), X-Forwarded-For. */
+const NOT_KEYED_API2: ReadonlySet<string> = new Set([API2_KEY_HEADER, 'x-forwarded-for', 'user-agent', ...TRAIL_HEADERS]);
+
+/**
+ * FINDING (issue 38, told to the lead, not decided here): the legacy fill and the key hold the
+ * canonical texts (cuisine lower-cased, part 4.5; ingredient lists trimmed, lower-cased and
+ * ordered), but the search mapping sends api2 the client's values (`cuisine=Italian` and
+ * `cuisine=italian`, `include_ing=onion,garlic` and `garlic,onion` share one api2 page). Until
+ * decided, those values are compared as the key holds them; any other difference fails.
+ */
+function asKeyed(target: string): string {
+  const [path, query = ''] = target.split('?');
+  const pairs = query.split('&').map((pair) => {
+    const [name = '', value = ''] = pair.split('=');
+    if (name === 'cuisine') return `${name}=${value.toLowerCase()}`;
+    if (name !== 'include_ing' && name !== 'exclude_ing') return pair;
+    const items = decodeURIComponent(value).split(',').map((item) => item.trim().toLowerCase()).sort();
+    return `${name}=${items.join(',')}`;
+  });
+  return `${path}?${pairs.join('&')}`;
+}
+
+/**
+ * What the api2 side forwards for a shared fill of this request: the mapped call as sent to api2
+ * (caught at the upstream client, which then refuses it), and what the legacy answer is rendered
+ * for (JSON or XML, the coding, with a user or not).
+ */
+async function api2Wire(raw: RawRequest): Promise<string> {
+  const request = mustCanonical(raw);
+  const sent: UpstreamRequest[] = [];
+  const api2 = {
+    name: 'api2',
+    request: async (call: UpstreamRequest) => {
+      sent.push(call);
+      throw new UpstreamError('connect', 'api2', false, 'recorded, not sent');
+    },
+    close: async () => undefined,
+  };
+  const ends = { api2, mappingContext: { memory: createMappingMemory(), options: { noPhotoImageUrl: '' } } };
+  if (!request.mapping) throw new Error('recipes.search has a mapping');
+  await callApi2(ends, request, request.mapping, undefined, { ifNoneMatch: undefined, coding: request.encoding }, 1000);
+  const calls = sent.map((call) => [call.method, asKeyed(call.target), Object.entries(call.headers).filter(([name]) => !NOT_KEYED_API2.has(name)).sort(([a], [b]) => a.localeCompare(b))]);
+  return JSON.stringify([calls, request.json, request.encoding, request.user !== null]);
+}
+
+/** The search written as `w1` with one fact of the search or of its writing taken from the second (random pairs seldom share a page). */
+function neighboursOf(s1: Search, w1: Writing, s2: Search, w2: Writing): ReturnType<typeof write>[] {
+  return [
+    ...(Object.keys(w1) as (keyof Writing)[]).filter((field) => field !== 'duplicate').map((field) => write(s1, { ...w1, [field]: w2[field], duplicate: false })),
+    ...(Object.keys(s1) as (keyof Search)[]).map((field) => write({ ...s1, [field]: s2[field] }, { ...w1, duplicate: false })),
+  ];
+}
+
 describe('page cache key and forwarded request', () => {
   it('share a key exactly when they forward the same request', () => {
     fc.assert(
@@ -106,13 +165,24 @@ describe('page cache key and forwarded request', () => {
         expect(keyOf(same)).toBe(keyOf(a));
         // Neighbours: one fact of the search or of its writing changed at a time (random pairs seldom share a page).
         const base = write(s1, { ...w1, duplicate: false });
-        const neighbours = [
-          ...(Object.keys(w1) as (keyof Writing)[]).filter((field) => field !== 'duplicate').map((field) => write(s1, { ...w1, [field]: w2[field], duplicate: false })),
-          ...(Object.keys(s1) as (keyof Search)[]).map((field) => write({ ...s1, [field]: s2[field] }, { ...w1, duplicate: false })),
-        ];
-        for (const near of neighbours) expect(keyOf(near) === keyOf(base), `${near.target} ${JSON.stringify(near.headers)}`).toBe(wire(near) === wire(base));
+        for (const near of neighboursOf(s1, w1, s2, w2)) expect(keyOf(near) === keyOf(base), `${near.target} ${JSON.stringify(near.headers)}`).toBe(wire(near) === wire(base));
       }),
       { numRuns: 400, seed: 1123 },
+    );
+  });
+
+  // The api2 side is keyed as the legacy fill: never coarser than its mapped call (finer where the
+  // legacy fill carries what api2 is not sent, X-Forwarded-Proto and -Host: those pages are not shared).
+  it('on the api2 side, share a key only when the mapped api2 call and its answer terms are the same', async () => {
+    await fc.assert(
+      fc.asyncProperty(search, writing, search, writing, async (s1, w1, s2, w2) => {
+        const base = write(s1, { ...w1, duplicate: false });
+        const [baseKey, baseCall] = [keyOf(base, { side: 'api2' }), await api2Wire(base)];
+        for (const near of [base, ...neighboursOf(s1, w1, s2, w2)]) {
+          if (keyOf(near, { side: 'api2' }) === baseKey) expect(await api2Wire(near), `${near.target} ${JSON.stringify(near.headers)}`).toBe(baseCall);
+        }
+      }),
+      { numRuns: 40, seed: 3119 },
     );
   });
 
