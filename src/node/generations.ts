@@ -16,6 +16,7 @@ import type { GatewayDeps } from '../app.js';
 import type { SearchCache } from '../cache/search-cache.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { CACHEABLE_OPERATIONS } from '../config/schema.js';
+import { whenReady } from '../hot-path.js';
 import { createMappingMemory } from '../api2/review-directory.js';
 import type { MappingMemory } from '../../mappings/types.js';
 import type { TrafficState } from '../traffic/guarded-upstreams.js';
@@ -99,7 +100,7 @@ export class Generations {
       generation.inFlight += 1;
       try {
         const answer = (generation.app.fetch as (r: Request, e: unknown, c: unknown) => Response | Promise<Response>)(request, env, ctx);
-        return answer instanceof Promise ? answer.then(generation.answered, generation.failed) : generation.answered(answer);
+        return whenReady(answer, generation.answered, generation.failed);
       } catch (error) {
         return generation.failed(error);
       }
