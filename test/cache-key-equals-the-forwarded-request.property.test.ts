@@ -99,25 +99,6 @@ function wire(raw: RawRequest): string {
 const NOT_KEYED_API2: ReadonlySet<string> = new Set([API2_KEY_HEADER, 'x-forwarded-for', 'user-agent', ...TRAIL_HEADERS]);
 
 /**
- * FINDING (issue 38, told to the lead, not decided here): the legacy fill and the key hold the
- * canonical texts (cuisine lower-cased, part 4.5; ingredient lists trimmed, lower-cased and
- * ordered), but the search mapping sends api2 the client's values (`cuisine=Italian` and
- * `cuisine=italian`, `include_ing=onion,garlic` and `garlic,onion` share one api2 page). Until
- * decided, those values are compared as the key holds them; any other difference fails.
- */
-function asKeyed(target: string): string {
-  const [path, query = ''] = target.split('?');
-  const pairs = query.split('&').map((pair) => {
-    const [name = '', value = ''] = pair.split('=');
-    if (name === 'cuisine') return `${name}=${value.toLowerCase()}`;
-    if (name !== 'include_ing' && name !== 'exclude_ing') return pair;
-    const items = decodeURIComponent(value).split(',').map((item) => item.trim().toLowerCase()).sort();
-    return `${name}=${items.join(',')}`;
-  });
-  return `${path}?${pairs.join('&')}`;
-}
-
-/**
  * What the api2 side forwards for a shared fill of this request: the mapped call as sent to api2
  * (caught at the upstream client, which then refuses it), and what the legacy answer is rendered
  * for (JSON or XML, the coding, with a user or not).
@@ -136,7 +117,7 @@ async function api2Wire(raw: RawRequest): Promise<string> {
   const ends = { api2, mappingContext: { memory: createMappingMemory(), options: { noPhotoImageUrl: '' } } };
   if (!request.mapping) throw new Error('recipes.search has a mapping');
   await callApi2(ends, request, request.mapping, undefined, { ifNoneMatch: undefined, coding: request.encoding }, 1000);
-  const calls = sent.map((call) => [call.method, asKeyed(call.target), Object.entries(call.headers).filter(([name]) => !NOT_KEYED_API2.has(name)).sort(([a], [b]) => a.localeCompare(b))]);
+  const calls = sent.map((call) => [call.method, call.target, Object.entries(call.headers).filter(([name]) => !NOT_KEYED_API2.has(name)).sort(([a], [b]) => a.localeCompare(b))]);
   return JSON.stringify([calls, request.json, request.encoding, request.user !== null]);
 }
 

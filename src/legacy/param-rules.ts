@@ -152,9 +152,11 @@ export const ingredientList = rule(
         .map((part) => part.trim())
         .filter((part) => part.length > 0),
     )
-    .refine((list) => list.length <= 3 && list.every((i) => i.length <= 100)),
-  // DECISION: ingredient matching is case-insensitive and unordered (part 8): one canonical list.
-  (list) => (list.length === 0 ? null : list.map((i) => i.toLowerCase()).sort().join(',')),
+    .refine((list) => list.length <= 3 && list.every((i) => i.length <= 100))
+    // DECISION: ingredient matching is case-insensitive and unordered (part 8): one canonical list,
+    // as the value itself, so the legacy fill, the page key and the api2 call all carry it.
+    .transform((list) => list.map((i) => i.toLowerCase()).sort()),
+  (list) => (list.length === 0 ? null : list.join(',')),
 );
 
 /** DECISION: photos accepts 1 (restrict to recipes with photos) and 0 (no restriction). */
@@ -169,5 +171,5 @@ export const photosFlag = rule(
 
 export const keyword = rule('be a text of at most 200 characters', z.string().max(200));
 
-/** A cuisine: any text; matching is case-insensitive (part 4.5), so it is forwarded lower-cased. */
-export const cuisine = rule('be a text of at most 200 characters', z.string().max(200), (value) => value.toLowerCase());
+/** A cuisine: any text; matching is case-insensitive (part 4.5), so its value is lower-cased (to legacy and api2 alike). */
+export const cuisine = rule('be a text of at most 200 characters', z.string().max(200).transform((value) => value.toLowerCase()));
