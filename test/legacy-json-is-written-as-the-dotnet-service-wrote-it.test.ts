@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { legacyJsonNumber, legacyJsonString, roundTripNumber, toLegacyJson, toLegacyJsonBytes } from '../src/legacy/legacy-json.js';
 import { GroceryListSchema, RecipeSearchResultSchema, toLegacyDate } from '../src/legacy/records.js';
-import { renderError } from '../src/legacy/render.js';
+import { renderError } from '../src/legacy/answer-body.js';
 import { toXml } from '../src/legacy/xml.js';
 import { createLegacySandboxApp } from '../src/sandbox/legacy-app.js';
 import { LegacyStore } from '../src/sandbox/legacy-store.js';

@@ -8,9 +8,9 @@
 import type { AdminView } from '../gateway/admin-port.js';
 import { clientSectionHtml } from '../report/client-sections.js';
 import type { ClientSection } from '../report/types.js';
-import { clientName, formatCount } from '../render/format.js';
-import { html, raw } from '../render/html.js';
-import type { Html } from '../render/html.js';
+import { clientName, formatCount } from '../display/format.js';
+import { html, raw } from '../display/html.js';
+import type { Html } from '../display/html.js';
 import type { PlansByOperation } from '../migration/rollout/client-standing.js';
 
 /** Where the console reads per-client history; `describe` names it on the page. */

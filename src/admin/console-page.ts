@@ -11,8 +11,8 @@ import { renderRolloutSection } from './console-rollout.js';
 import type { RolloutSnapshot } from '../migration/rollout/runner.js';
 import type { ConsoleModel, ConsoleOperation } from './console-model.js';
 import type { ActiveConfig, JudgementSource } from '../migration/judgement/source.js';
-import { clientName, formatCount } from '../render/format.js';
-import { html, raw } from '../render/html.js';
+import { clientName, formatCount } from '../display/format.js';
+import { html, raw } from '../display/html.js';
 import { READINESS_HTML_HEADERS, readinessHtmlCells } from '../migration/readiness-table.js';
 
 const STYLE = `

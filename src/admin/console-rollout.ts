@@ -14,7 +14,7 @@ import { collapseHistory } from '../migration/judgement/history.js';
 import type { HistoryEntry } from '../migration/judgement/history.js';
 import { STATE_TEXT } from '../migration/judgement/headline.js';
 import type { Judgement } from '../migration/judgement/types.js';
-import { html } from '../render/html.js';
+import { html } from '../display/html.js';
 
 /** History entries shown (the runner keeps `rollout.keepEvents` decisions). */
 const MOVES_SHOWN = 30;

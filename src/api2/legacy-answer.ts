@@ -1,6 +1,6 @@
 /**
  * Answering a checked legacy request through its api2 mapping, in exactly the legacy shape:
- * the mapping's legacy record rendered as JSON or XML (src/legacy/render.ts) with the legacy
+ * the mapping's legacy record rendered as JSON or XML (src/legacy/answer-body.ts) with the legacy
  * backend's HTTP details (Cache-Control per operation, ETag and 304, gzip, Vary:
  * src/legacy/answer-policy.ts, the policy the sandbox legacy backend answers by), and every failure
  * turned into a legacy-style error:
@@ -18,8 +18,8 @@ import type { MappingContext, OperationMapping } from '../../mappings/types.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { cacheControlOf, deliver } from '../legacy/answer-policy.js';
 import type { Delivery } from '../legacy/answer-policy.js';
-import { renderLegacyBytes } from '../legacy/render.js';
-import { upstreamFailure } from '../proxy/pass-through.js';
+import { renderLegacyBytes } from '../legacy/answer-body.js';
+import { upstreamFailure } from '../upstream/pass-through.js';
 import { answer } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
 import { UpstreamError } from '../upstream/types.js';

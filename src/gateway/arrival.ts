@@ -11,7 +11,7 @@ import { viewClient } from '../http/client-view.js';
 import type { ClientView } from '../http/client-view.js';
 import { endToEndHeaders } from '../http/headers.js';
 import type { PeerMatcher } from '../http/trusted-proxies.js';
-import { wantsJson } from '../legacy/render.js';
+import { wantsJson } from '../legacy/answer-body.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../request/request-id.js';
 import { TRACEPARENT_HEADER, TRACESTATE_HEADER, traceFrom } from '../request/trace-context.js';
 import type { TraceContext } from '../request/trace-context.js';
@@ -33,7 +33,7 @@ export interface Arrival {
   readonly method: string;
   /** End-to-end request headers, lower-case names. */
   readonly headers: Readonly<Record<string, string>>;
-  /** The client reads JSON, else XML (the legacy rule over Accept and Content-Type: src/legacy/render.ts). */
+  /** The client reads JSON, else XML (the legacy rule over Accept and Content-Type: src/legacy/answer-body.ts). */
   readonly json: boolean;
   /** False when the target was refused before routing (then `path` is empty). */
   readonly routed: boolean;

@@ -15,7 +15,7 @@ import { scrubTemplate } from '../request/identity.js';
 import type { Identifier } from '../request/identity.js';
 import type { CacheOutcome } from '../cache/types.js';
 import type { Arrival } from './arrival.js';
-import { jsonChosenBy } from '../legacy/render.js';
+import { jsonChosenBy } from '../legacy/answer-body.js';
 import type { DeprecationTold } from '../config/deprecation.js';
 import { clientProgramOf } from '../http/client-program.js';
 
@@ -50,7 +50,7 @@ export interface RequestRecord {
   readonly scheme?: 'http' | 'https';
   /** Credentials (api_key or Authorization) sent over plain http. */
   readonly insecure: boolean;
-  /** What made the answer JSON (src/legacy/render.ts jsonChosenBy); undefined: XML. */
+  /** What made the answer JSON (src/legacy/answer-body.ts jsonChosenBy); undefined: XML. */
   readonly jsonBy?: 'accept' | 'content-type' | undefined;
   /** Which path answered it (see `Mode`). */
   readonly mode?: Mode;

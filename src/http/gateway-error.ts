@@ -1,10 +1,10 @@
 /**
- * Answers the gateway makes itself, in the legacy error shape (src/legacy/render.ts), with a
+ * Answers the gateway makes itself, in the legacy error shape (src/legacy/answer-body.ts), with a
  * short machine-readable reason in `X-Gateway-Error`. Messages never carry a secret: callers pass
  * sentences built from operation ids, upstream names and rules, never from request values.
  */
 import type { FieldError } from '../legacy/field-error.js';
-import { renderError } from '../legacy/render.js';
+import { renderError } from '../legacy/answer-body.js';
 import { answer, toResponse } from './answer.js';
 import type { Answer } from './answer.js';
 

@@ -8,9 +8,9 @@ import { STATE_TEXT } from './judgement/headline.js';
 import type { Evidence } from './readiness.js';
 import type { SideCounts } from './live-tally.js';
 import type { BlockerGroup } from './blockers.js';
-import { formatAgreementRate, formatCount } from '../render/format.js';
-import { html } from '../render/html.js';
-import type { Html } from '../render/html.js';
+import { formatAgreementRate, formatCount } from '../display/format.js';
+import { html } from '../display/html.js';
+import type { Html } from '../display/html.js';
 
 export interface JudgedRow {
   readonly judgement: Judgement;

@@ -23,7 +23,7 @@ import { singleValue } from '../http/headers.js';
 import { normaliseTarget } from '../http/target.js';
 import type { TargetResult } from '../http/target.js';
 import type { RuntimeAnswer, RuntimeArrival } from '../gateway/env.js';
-import { wantsJson } from '../legacy/render.js';
+import { wantsJson } from '../legacy/answer-body.js';
 import { refuseEarly } from './early-refusals.js';
 import type { ListenerRefusal } from './early-refusals.js';
 import { REQUEST_ID_HEADER } from '../request/request-id.js';

@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { GatewayConfig } from '../config/schema.js';
 import { singleValue } from '../http/headers.js';
-import { renderError, wantsJson } from '../legacy/render.js';
+import { renderError, wantsJson } from '../legacy/answer-body.js';
 import { recordRefusal, refusalArrival } from '../observability/refusal-record.js';
 import type { Refusal, RefusalObserver } from '../observability/refusal-record.js';
 import { REQUEST_ID_HEADER } from '../request/request-id.js';

@@ -1,7 +1,7 @@
 /**
  * The legacy side: a catalogued request is forwarded as rendered from its canonical value
  * (src/request/forward-request.ts); an uncatalogued one is passed through as it came. Writes are
- * sent once and never retried (src/proxy/pass-through.ts).
+ * sent once and never retried (src/upstream/pass-through.ts).
  */
 import { routeTimeoutMs } from '../config/schema.js';
 import { copyWith } from '../hot-path.js';
@@ -9,7 +9,7 @@ import { upstreamRequestHeaders } from '../http/headers.js';
 import type { ClientView } from '../http/client-view.js';
 import { TRAIL_HEADERS, markCall } from '../request/trace-context.js';
 import type { RequestTrail } from '../request/trace-context.js';
-import { passThrough } from '../proxy/pass-through.js';
+import { passThrough } from '../upstream/pass-through.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { renderForwardRequest } from '../request/forward-request.js';
 import type { AbortSignalLike, UpstreamRequest } from '../upstream/types.js';

@@ -8,9 +8,9 @@
 import { mappingFor } from '../catalogue/movability.js';
 import { clientStanding } from '../migration/rollout/client-standing.js';
 import type { PlansByOperation } from '../migration/rollout/client-standing.js';
-import { clientName, formatCount } from '../render/format.js';
-import { html } from '../render/html.js';
-import type { Html } from '../render/html.js';
+import { clientName, formatCount } from '../display/format.js';
+import { html } from '../display/html.js';
+import type { Html } from '../display/html.js';
 import type { ClientAgg } from './aggregate.js';
 import type { ClientSection, Report } from './types.js';
 

@@ -4,9 +4,9 @@
  * (test/report-html-in-browser.test.ts compares them with `--json`). Built with hono/html
  * (html.ts): values from client traffic (path templates, client labels) are escaped where written.
  */
-import { clientName, operationList, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares } from '../render/format.js';
-import { html, joinHtml, raw } from '../render/html.js';
-import type { Html } from '../render/html.js';
+import { clientName, operationList, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares } from '../display/format.js';
+import { html, joinHtml, raw } from '../display/html.js';
+import type { Html } from '../display/html.js';
 import { agreementBar, modeColours, modeShareChart, timelineChart, topClientsChart } from './svg-charts.js';
 import { READINESS_HTML_HEADERS, heldBackText, readinessHtmlCells } from '../migration/readiness-table.js';
 import { rolloutHtml } from './render-rollouts.js';

@@ -10,8 +10,8 @@ import type { GateResult } from '../migration/rollout/state.js';
 import { positionKey, positionLabel } from '../migration/rollout/steps.js';
 import { collapseHistory } from '../migration/judgement/history.js';
 import type { HistoryEntry } from '../migration/judgement/history.js';
-import { html } from '../render/html.js';
-import type { Html } from '../render/html.js';
+import { html } from '../display/html.js';
+import type { Html } from '../display/html.js';
 import type { RolloutLine } from './rollout-lines.js';
 import type { Report } from './types.js';
 

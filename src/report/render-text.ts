@@ -2,7 +2,7 @@
  * The report as terminal text (the default output).
  */
 import { stepsText } from './step-sections.js';
-import { clientName, operationList, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares, pathCounts } from '../render/format.js';
+import { clientName, operationList, formatAgreement, formatAgreementRate, formatCount, formatMs, formatPercent, modeShares, pathCounts } from '../display/format.js';
 import { READINESS_HEADERS, heldBackText, readinessCells } from '../migration/readiness-table.js';
 import { rolloutText } from './render-rollouts.js';
 import { toldText } from './told.js';

@@ -3,9 +3,9 @@
  * counts: the report judges the latest alone (judge-report.ts), and shows every one, compact, in
  * JSON (`readiness.operations[].steps`), text and HTML, so an earlier step's evidence stays readable.
  */
-import { formatCount } from '../render/format.js';
-import { html } from '../render/html.js';
-import type { Html } from '../render/html.js';
+import { formatCount } from '../display/format.js';
+import { html } from '../display/html.js';
+import type { Html } from '../display/html.js';
 import type { ScopedEvidence } from './scoped-evidence.js';
 
 export interface StepSection {

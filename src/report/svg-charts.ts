@@ -4,9 +4,9 @@
  * carries its numbers in `data-*` attributes and a `<title>` tooltip. Built with hono/html
  * (html.ts): every value is escaped where it is written.
  */
-import { clientName, formatAgreement, formatCount, formatPercent } from '../render/format.js';
-import { html } from '../render/html.js';
-import type { Html } from '../render/html.js';
+import { clientName, formatAgreement, formatCount, formatPercent } from '../display/format.js';
+import { html } from '../display/html.js';
+import type { Html } from '../display/html.js';
 import type { Report, ShadowReport } from './types.js';
 
 /** The agreement an operation's bar is measured against (the default plan's agreement gate: src/migration/judgement/default-plan.ts). */

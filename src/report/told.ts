@@ -4,9 +4,9 @@
  * answer) and which signals, told first first; from the files and from ClickHouse alike (both fill
  * the aggregate's `told`). Text and HTML here; `--json` has `told` whole.
  */
-import { clientName, formatCount } from '../render/format.js';
-import { html } from '../render/html.js';
-import type { Html } from '../render/html.js';
+import { clientName, formatCount } from '../display/format.js';
+import { html } from '../display/html.js';
+import type { Html } from '../display/html.js';
 import type { Aggregator } from './aggregate.js';
 import type { Report, ToldClient } from './types.js';
 

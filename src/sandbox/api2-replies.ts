@@ -4,7 +4,7 @@
  * of the api2 schema the route declares, or a refusal (`{"Message": ...}`, plus `ModelState` on
  * 400, ASP.NET style [I]). The checks every route shares (path ids, paging, bodies) live here.
  */
-import { legacyErrorBody } from '../legacy/render.js';
+import { legacyErrorBody } from '../legacy/answer-body.js';
 import type { ParamValues } from '../request/first-values.js';
 import type { Plan, SandboxUser } from './dataset/dataset.js';
 import type { FieldError, Parsed } from './api2-input.js';

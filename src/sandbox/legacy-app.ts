@@ -30,7 +30,7 @@ import { canonicalise, MESSAGES, paidParamNames } from '../request/canonicalise.
 import { credentialsOf } from '../request/credentials.js';
 import { readPairs } from '../request/pairs.js';
 import { negotiateEncoding } from '../request/encoding.js';
-import { renderError, renderLegacy, wantsJson } from '../legacy/render.js';
+import { renderError, renderLegacy, wantsJson } from '../legacy/answer-body.js';
 import { RecipeDetailSchema } from '../legacy/records.js';
 import type { FieldError } from '../legacy/field-error.js';
 import { SANDBOX_BEHAVIOUR } from './behaviour.js';

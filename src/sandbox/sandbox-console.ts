@@ -4,8 +4,8 @@
  * JavaScript needed). The console refreshes itself every few seconds, so the usual faults are
  * one-button forms; the last form takes any setting.
  */
-import { html } from '../render/html.js';
-import type { Html } from '../render/html.js';
+import { html } from '../display/html.js';
+import type { Html } from '../display/html.js';
 import { describeFault } from './api2-fault-setting.js';
 import type { Api2Faults } from './api2-faults.js';
 import { FAULT_CLEAR_PATH, FAULT_PATH } from './sandbox-admin.js';

@@ -8,7 +8,7 @@ import { createSecretHasher } from '../../src/cache/secret-hasher.js';
 import { nodeHmacSha256 } from '../../src/request/hmac-node.js';
 import { RouteTable } from '../../src/catalogue/route-table.js';
 import { normaliseTarget } from '../../src/http/target.js';
-import { wantsJson } from '../../src/legacy/render.js';
+import { wantsJson } from '../../src/legacy/answer-body.js';
 import { canonicalRequest } from '../../src/request/canonical-request.js';
 import type { CanonicalRequest } from '../../src/request/canonical-request.js';
 import type { Refusal, UnknownParameters } from '../../src/request/canonicalise.js';

@@ -1,11 +1,11 @@
 /**
  * A client's migration guide as one self-contained HTML page (model.ts has what it holds): every
- * value escaped by construction (src/render/html.ts); rows carry `data-` attributes with the raw
+ * value escaped by construction (src/display/html.ts); rows carry `data-` attributes with the raw
  * numbers for tests and tools.
  */
-import { formatCount } from '../../render/format.js';
-import { html, joinHtml, raw } from '../../render/html.js';
-import type { Html } from '../../render/html.js';
+import { formatCount } from '../../display/format.js';
+import { html, joinHtml, raw } from '../../display/html.js';
+import type { Html } from '../../display/html.js';
 import type { Guide, GuideOperation } from './model.js';
 import { noticePhrases } from './render-markdown.js';
 

@@ -3,7 +3,7 @@
  * client's label) and the config (links) are written in code spans or angle-bracket links, with
  * backticks and angle brackets taken out so they cannot end them.
  */
-import { formatCount } from '../../render/format.js';
+import { formatCount } from '../../display/format.js';
 import type { DeprecationNotice } from '../../config/deprecation.js';
 import type { Guide, GuideOperation } from './model.js';
 

@@ -7,8 +7,8 @@ import { clientResponseHeaders } from '../http/headers.js';
 import { gatewayError } from '../http/gateway-error.js';
 import { answer as answerOf, carriesBody } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
-import type { UpstreamClient, UpstreamError, UpstreamRequest, UpstreamResponse } from '../upstream/types.js';
-import { UpstreamError as UpstreamErrorClass } from '../upstream/types.js';
+import type { UpstreamClient, UpstreamError, UpstreamRequest, UpstreamResponse } from './types.js';
+import { UpstreamError as UpstreamErrorClass } from './types.js';
 
 export interface PassThroughContext {
   /** Operation id or `uncatalogued`, for messages. */
