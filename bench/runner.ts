@@ -119,16 +119,12 @@ export async function runBench(options: Options) {
 
     return {
       cacheMemory: cacheMemoryChild.info as unknown as CacheMemory,
-      command: options.command,
-      machine: host,
+      command: options.command, machine: host,
       settings: { durationS: options.durationS, connections: options.connections, rounds: options.rounds, warmupS: options.warmupS, smoke: options.smoke, request: SEARCH_TARGET },
       pages: { legacyBytes: pages.legacyBytes, api2Bytes: pages.api2Bytes, mappedBytes, entries: pages.entries },
       scenarios,
       ratios: ratios(scenarios, unqueued, { rssBytes: rss[0]?.bytes ?? Number.NaN, floorRssBytes: rss.find((r) => r.target === 'floor')?.bytes ?? Number.NaN, cacheBytes: maxBytes, cacheFull: cacheFill.full }),
-      notes,
-      unqueued,
-      rss,
-      cacheFill,
+      notes, unqueued, rss, cacheFill,
       startedAt: new Date(started).toISOString(),
       seconds: (Date.now() - started) / 1000,
     };

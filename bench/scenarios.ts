@@ -64,8 +64,7 @@ function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): Record<s
   const legacy = { legacy: { baseUrl: upstreams.legacyOrigin } };
   const log = { enabled: !target.endsWith('-nolog'), destination: '/dev/null' };
   // Every gateway sends the deprecation headers (issue 40: their cost is inside every ratio).
-  const deprecation = { everyOperation: { deprecatedAt: '2026-12-01', sunsetAt: '2027-06-30', deprecationLink: 'https://developer.example.com/legacy' } };
-  const base = { listen: { host: '127.0.0.1', port: 0 }, upstreams: legacy, observability: { log }, cache: { enabled: false }, deprecation };
+  const base = { listen: { host: '127.0.0.1', port: 0 }, upstreams: legacy, observability: { log }, cache: { enabled: false }, deprecation: { everyOperation: { deprecatedAt: '2026-12-01', sunsetAt: '2027-06-30', deprecationLink: 'https://developer.example.com/legacy' } } };
   if (target === 'gw-legacy-2w') return { ...base, workers: 2 };
   if (target === 'gw-api2') {
     const api2 = { baseUrl: upstreams.api2Origin, caFile: upstreams.caFile };
