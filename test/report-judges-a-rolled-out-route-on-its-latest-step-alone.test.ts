@@ -104,6 +104,8 @@ describe('report: a rolled-out route judged on its latest step alone', () => {
     expect(judged(fromFile).judgement).toMatchObject({ state: 'rolling-out', step: 25 });
     expect(judged(fromFile).evidence.api2).toMatchObject({ requests: 0, status5xx: 0 });
     expect(errorGate(fromFile)?.outcome).not.toBe('fail');
+    // The step it left stays readable, and is not the one marked as judged.
+    expect(judged(fromFile).steps?.map((step) => [step.since, step.judged])).toEqual([[new Date(STEP_5).toISOString(), false]]);
     const target = clickHouseTarget(clickHouseUrl());
     const table = 'just_moved';
     tables.push(table);

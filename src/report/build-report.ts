@@ -68,8 +68,8 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], options:
       configVersion: config ?? null,
       configVersions: [...agg.scoped.configs.keys()].filter((c) => c !== '').sort(),
       api2BreakerOpens: agg.breakerOpens,
-      operations: judged.map(({ judgement, evidence }) => {
-        const steps = stepSections(agg.scoped, config, judgement.operation);
+      operations: judged.map(({ judgement, evidence, step }) => {
+        const steps = stepSections(agg.scoped, config, judgement.operation, step);
         return {
           operation: judgement.operation,
           judgement,

@@ -22,6 +22,8 @@ import type { OperationCounts } from '../migration/live-tally.js';
 export interface ReportJudgement {
   readonly judgement: Judgement;
   readonly evidence: Evidence;
+  /** A rolled-out route's step whose lines were judged (its start, epoch ms); undefined otherwise. */
+  readonly step: number | undefined;
 }
 
 const STATUSES = new Set(['waiting', 'running', 'paused', 'rolled-back']);
@@ -72,11 +74,12 @@ export function judgeReport(scoped: ScopedEvidence, rollouts: readonly RolloutRe
     const seen = scoped.modeOf(config, id);
     const mode: RouteMode = facts ? modeOfPosition(facts.at) : (ROUTE_MODES as readonly string[]).includes(seen ?? '') ? (seen as RouteMode) : guessedMode(scoped.countsOf(config, id, undefined));
     // A rolled-out route: its latest step's evidence alone, as the rollout runner judges it.
-    const counts = scoped.countsOf(config, id, mode, facts ? stepInForce(scoped.stepOf(config, id), decisions?.lines ?? []) : undefined);
+    const step = facts ? stepInForce(scoped.stepOf(config, id), decisions?.lines ?? []) : undefined;
+    const counts = scoped.countsOf(config, id, mode, step);
     const evidence: Evidence = counts
       ? { operation: id, legacy: counts.legacy, api2: counts.api2, fallbacks: counts.fallbacks, shadow: counts.shadow, breakerOpens }
       : { operation: id, legacy: EMPTY_SIDE, api2: EMPTY_SIDE, fallbacks: 0, shadow: { compared: 0, agreed: 0, differed: 0, skipped: 0 }, breakerOpens };
     const judgement = judgeOperation({ operation: id, mode, write, plan: undefined, rollout: facts, evidence: gateEvidence(evidence) });
-    return { judgement, evidence };
+    return { judgement, evidence, step };
   });
 }

@@ -13,7 +13,7 @@ export interface StepSection {
   readonly since: string;
   /** The route's mode in force in that step. */
   readonly mode: string;
-  /** The latest step: the one the state is judged on. */
+  /** The step the state is judged on (judge-report.ts); none of the logged ones after a move no line has followed yet. */
   readonly judged: boolean;
   readonly legacy: number;
   readonly api2: number;
@@ -23,16 +23,15 @@ export interface StepSection {
   readonly agreed: number;
 }
 
-/** An operation's steps in one config version, oldest first; empty when its lines name none. */
-export function stepSections(scoped: ScopedEvidence, config: string | undefined, operation: string): StepSection[] {
-  const latest = scoped.stepOf(config, operation);
+/** An operation's steps in one config version, oldest first, `judged` the step judge-report.ts judged; empty when its lines name none. */
+export function stepSections(scoped: ScopedEvidence, config: string | undefined, operation: string, judged: number | undefined): StepSection[] {
   return scoped.stepsOf(config, operation).flatMap(({ since, mode }) => {
     const counts = scoped.countsOf(config, operation, mode, since);
     if (!counts) return [];
     return [{
       since: new Date(since).toISOString(),
       mode,
-      judged: since === latest,
+      judged: since === judged,
       legacy: counts.legacy.requests,
       api2: counts.api2.requests,
       api2Status5xx: counts.api2.status5xx,
