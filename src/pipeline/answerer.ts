@@ -27,4 +27,7 @@ export interface ReadFacts {
   readonly defer: (work: Promise<unknown>) => void;
 }
 
+/** The signal of a call no client waits on (a shared fill, a background comparison): nothing cancels it. */
+export const NO_SIGNAL = (): undefined => undefined;
+
 export type Answerer = (request: CanonicalRequest, facts: ReadFacts) => SyncOrAsync<Outcome>;

@@ -12,12 +12,11 @@ import type { SearchCache } from '../cache/search-cache.js';
 import type { Served } from '../cache/types.js';
 import { routeFreshness } from '../config/schema.js';
 import { copyWith, whenReady } from '../hot-path.js';
+import { NO_SIGNAL } from './answerer.js';
 import type { Answerer, ReadFacts } from './answerer.js';
 import { PageFill } from './page-fill.js';
 import type { Outcome, PipelineParts } from './parts.js';
 import { fromStored } from './stored-answer.js';
-
-const NO_SIGNAL = (): undefined => undefined;
 
 export function withPages(parts: PipelineParts, cache: SearchCache, inner: Answerer): Answerer {
   return (request, facts) => {

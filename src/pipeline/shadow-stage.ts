@@ -16,10 +16,9 @@ import { bodyBytes } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import type { ShadowAnswer, ShadowComparator } from '../traffic/shadow.js';
+import { NO_SIGNAL } from './answerer.js';
 import type { Answerer, ReadFacts } from './answerer.js';
 import type { PipelineParts } from './parts.js';
-
-const NO_SIGNAL = (): undefined => undefined;
 
 export function withShadow(parts: PipelineParts, shadow: ShadowComparator, inner: Answerer, sides: Answerer): Answerer {
   return (request, facts) =>
@@ -63,11 +62,12 @@ function offerShadow(
   // A fallback is legacy answering for a failed api2 (evidence of neither mapping nor agreement);
   // a 304 to a revalidating client has no body to compare (its shadow call, unconditional, would).
   if (how.fallback || answered.status === 304 || answered.status >= 500 || !mapping || !upstreams.api2 || !operation.safe) return;
+  const inForce = parts.route(operation.id);
   // Shadow mode, or a rollout's percentage step (route-in-force.ts): what legacy answered is compared.
-  const compare = request.routeMode === 'shadow' || (request.routeMode === 'canary' && parts.route(operation.id).compare);
+  const compare = request.routeMode === 'shadow' || (request.routeMode === 'canary' && inForce.compare);
   // A rollout's 100 % step: what api2 answered to this request is compared with legacy's answer, asked
   // in the background. A stored page is not compared again: one api2 answer would count as many.
-  const reverse = side === 'api2' && !how.stored && request.routeMode === 'api2' && parts.route(operation.id).rollout;
+  const reverse = side === 'api2' && !how.stored && request.routeMode === 'api2' && inForce.rollout;
   if (!(side === 'legacy' && compare) && !reverse) return;
   if (Math.random() >= (route?.shadow?.sampleRate ?? 1)) return;
   // The comparison is field by field on JSON. An XML client's request (the legacy default) is compared
@@ -79,7 +79,7 @@ function offerShadow(
   const askLegacy = async (): Promise<ShadowAnswer> => asShadow((await sides(asJson, { ...background, side: 'legacy' })).answer);
   const askApi2 = async (): Promise<ShadowAnswer> => asShadow((await sides(asJson, { ...background, side: 'api2' })).answer);
   const secondary = config.traffic.shadow.measureNoise ? { secondary: askLegacy } : {};
-  const job = { operation: operation.id, requestId, routeMode: request.routeMode, stepSince: parts.route(operation.id).stepSince ?? undefined, losses: mapping.losses, ignore: new Set(route?.shadow?.ignore ?? []) };
+  const job = { operation: operation.id, requestId, routeMode: request.routeMode, stepSince: inForce.stepSince ?? undefined, losses: mapping.losses, ignore: new Set(route?.shadow?.ignore ?? []) };
   if (!reverse) {
     shadow.offer({ ...job, primary: request.json ? asShadow(answered) : askLegacy, candidate: askApi2, ...secondary }, defer);
     return;
