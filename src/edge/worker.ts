@@ -1,27 +1,11 @@
 /**
- * The edge entry (Cloudflare Workers / workerd, module syntax): the same core app as on Node
- * (catalogue, normalisation, mappings, cache, usage records), with fetch as its upstream client,
- * the edge runtime bindings and the usage log as JSON lines on the console.
- *
- * Bindings (deploy/edge/wrangler.toml):
- *   GATEWAY_CONFIG    the config document itself (not a path: there is no file system), as JSON
- *                     text (a secret or a text var) or as a JSON object var; same schema as the
- *                     Node config file (src/config/schema.ts).
- *   GATEWAY_HASH_KEY  optional secret; when set it is `observability.hashKey`, so the key that
- *                     makes client hashes joinable across instances stays out of the config var.
+ * The edge entry (Cloudflare Workers / workerd, module syntax): the same core app as on Node, with
+ * fetch as its upstream client and the usage log on the console. Bindings: `GATEWAY_CONFIG` (the
+ * config document as JSON) and the optional secret `GATEWAY_HASH_KEY` (observability.hashKey).
+ * What differs from Node, and why `caFile` and `trustedProxies` are refused: docs/deploy.md (Edge).
  *
  * The app is built once per isolate, on the first request (workerd allows no random values or
- * timers at module scope), and rebuilt only if the bindings change. Every isolate is a separate
- * instance: its search cache and mapping memory are its own (docs/deploy.md, Scale-out).
- *
- * On the edge, config keys that belong to the Node listener are ignored with a note logged once
- * (`listen`: the platform listens and terminates TLS; `connections`, `keepAliveTimeoutMs`: the
- * platform pools connections), the admin views are not served (metrics come from the usage log
- * and the platform's analytics), and an upstream `caFile` is refused: a Worker trusts the
- * platform's certificate store and cannot be given another CA, and silently ignoring a trust
- * setting would hide why the upstream fails. `trustedProxies` is refused too: nothing but the
- * platform stands in front of a Worker, and trusting `X-Forwarded-Proto` from an address taken
- * from a header would let a client claim https.
+ * timers at module scope), and rebuilt only if the bindings change.
  */
 import type { Hono } from 'hono';
 import { createGatewayApp, createSearchCache } from '../app.js';

@@ -1,26 +1,11 @@
 /**
  * What a request gets from the plain-http credentials policy (`plainHttpCredentials`), as a pure
- * decision; src/pipeline/scheme-policy.ts applies it. docs/proxy-mode.md tells operators.
- *
- * Credentials (an `api_key` or `Authorization`) over plain http mark the request insecure, then:
- *
- *   policy     direct client (origin-form)        proxy-mode client (absolute-form target)
- *   allow      served                             served
- *   redirect   308 https://host[:httpsPort]/…     with a TLS listener: 308 https://<legacy host>/…
- *                                                 (the client comes back through the gateway with
- *                                                 CONNECT <legacy host>:443, which the gateway
- *                                                 terminates itself with its own certificate:
- *                                                 src/node/connect-termination.ts);
- *                                                 without one: 403
- *   reject     403                                403
+ * decision; src/pipeline/scheme-policy.ts applies it. The table of cases: docs/proxy-mode.md.
  *
  * DECISION: a proxy-mode client is redirected to the legacy host's default https port, never to
- * the gateway's own https port: it reaches the URL through its proxy (the gateway), which takes
- * `CONNECT <legacy host>:443`. Without a TLS listener the gateway cannot take that CONNECT (it
- * never tunnels onward: the legacy service would be reached past the gateway), so a redirect
- * would only move the failure; the 403 says what to change instead.
- * A redirect only ever names a configured host (legacy or accepted): with any other `Host` the
- * request is refused, so the gateway never sends a client, and its api_key, elsewhere.
+ * the gateway's own (it comes back with `CONNECT <legacy host>:443`, which the gateway terminates);
+ * without a TLS listener it gets 403, since a redirect would only move the failure. A redirect
+ * only ever names a configured host, so a client's api_key is never sent elsewhere.
  */
 import { hostnameOf } from './hosts.js';
 

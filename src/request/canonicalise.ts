@@ -4,25 +4,9 @@
  * legacy backend and the api2 call are all rendered from it (forward-request.ts, cache-key.ts,
  * mappings/), so what is checked is what is keyed is what is forwarded.
  *
- * Checks, in this order (shared by the gateway and the sandbox legacy backend, so both answer alike):
- *   1. `api_key` present in the query string              → else 403
- *   2. HTTP Basic credentials present, for user operations → else 403
- *   3. the body parses (JSON object or form)               → else 400
- *   4. every parameter given once and valid                → else 400 naming each field and rule
- *
- * DECISIONS:
- * - Presence of credentials is checked before the rules, their validity after (only the backend
- *   knows the keys), so the gateway and the legacy backend give the same answer to every request
- *   the gateway can judge.
- * - Names match without regard to case (the legacy server was ASP.NET) and are forwarded in the
- *   document's spelling.
- * - A known parameter given twice in one place (`title_kw=X&title_kw=EVIL`, `{"Rating":5,"rating":9}`)
- *   is refused with 400: ASP.NET would join or pick, and no reading of it is safe to guess.
- * - A parameter of an operation that takes it from the query string or the body takes the body's
- *   value when given in both; the query's copy is not forwarded.
- * - A parameter the operation does not know is dropped (never forwarded, never keyed), or refused
- *   with 400 when `unknownParameters` is `reject`.
- * - An absent parameter with a default (pg, rpp) takes it, and it is forwarded explicitly.
+ * Checks, in order, shared with the sandbox legacy backend so both answer alike: `api_key` present
+ * (403), user credentials present for user operations (403), the body parses (400), every parameter
+ * given once and valid (400, naming each field and rule). Each decision is marked where it is made.
  */
 import type { ParamSpec } from '../catalogue/operations.js';
 import type { RouteMatch } from '../catalogue/route-table.js';
@@ -89,6 +73,9 @@ export const MESSAGES = {
 export function canonicalise(match: RouteMatch, parts: RequestParts, unknown: UnknownParameters = 'drop'): CanonicalParams | Refusal {
   const { query, credentials } = parts;
   const { apiKeys, apiKey, user } = credentials;
+  // DECISION: presence of credentials is checked before the rules, their validity after (only the
+  // backend knows the keys), so the gateway and the legacy backend answer alike every request the
+  // gateway can judge.
   if (!apiKey) return { ok: false, status: 403, message: MESSAGES.apiKeyMissing };
   const { operation } = match;
   if (operation.auth === 'user' && !user) return { ok: false, status: 403, message: MESSAGES.userMissing };
@@ -100,11 +87,14 @@ export function canonicalise(match: RouteMatch, parts: RequestParts, unknown: Un
   const values: Record<string, unknown> = {};
   for (const spec of operation.params) {
     const found = occurrences(spec, match, query, body.pairs);
+    // DECISION: a known parameter given twice in one place (`title_kw=X&title_kw=EVIL`,
+    // `{"Rating":5,"rating":9}`) is refused with 400: ASP.NET would join or pick, and no reading is safe to guess.
     if (found.given.length > 1) {
       errors.push(givenTwice(spec.name));
       continue;
     }
     const given = found.given[0];
+    // DECISION: an absent parameter with a default (pg, rpp) takes it, and it is forwarded explicitly.
     const raw = given?.value ?? spec.defaultValue;
     if (raw === undefined || raw === '') {
       if (spec.required) errors.push({ field: spec.name, message: `${spec.name} is required` });
@@ -119,6 +109,8 @@ export function canonicalise(match: RouteMatch, parts: RequestParts, unknown: Un
     const json = (given as BodyPair | undefined)?.json;
     params.push({ spec, value: parsed.value, text: textOf(spec, parsed.value), carriedIn: found.carriedIn, ...(json !== undefined && found.carriedIn === 'body' ? { json } : {}) });
   }
+  // DECISION: a parameter the operation does not know is dropped (never forwarded, never keyed), or
+  // refused with 400 when `unknownParameters` is `reject`.
   if (unknown === 'reject') errors.push(...unknownNames(operation.params, query, body.pairs));
   if (errors.length > 0) return invalid(errors);
   const paidParams = paidParamNames(params).length > 0;
@@ -130,6 +122,12 @@ export function paidParamNames(params: readonly CanonicalParam[]): string[] {
   return params.filter((param) => param.spec.paidPlan === true && param.text !== null).map((param) => param.spec.name);
 }
 
+/**
+ * Where a parameter was given.
+ * DECISION: names match without regard to case (the legacy server was ASP.NET; pairs.ts and
+ * body-params.ts lower-case them) and are forwarded in the document's spelling; a parameter taken
+ * from the query or the body takes the body's value when given in both (the query's copy is dropped).
+ */
 function occurrences(spec: ParamSpec, match: RouteMatch, query: readonly Pair[], body: readonly BodyPair[]): { given: readonly Pair[]; carriedIn: CanonicalParam['carriedIn'] } {
   if (spec.in === 'path') {
     const value = match.pathParams[spec.name];
