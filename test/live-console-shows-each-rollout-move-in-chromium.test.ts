@@ -32,7 +32,9 @@ describe('the live console during a rollout', () => {
     expect(await cell('step').getAttribute('data-value')).toBe('shadow');
     expect(await cell('step').textContent()).toContain('shadow → 5 % → 25 % → 100 %');
     expect(await cell('state').getAttribute('data-value')).toBe('rolling-out');
-    expect(await page.textContent('#rollout-moves')).toContain('No move yet');
+    // The one decision so far: the plan started at its first step.
+    expect(await page.locator('#rollout-moves tbody tr').count()).toBe(1);
+    expect(await page.textContent('#rollout-moves tbody tr')).toContain('legacy → shadow');
   });
 
   it('shows each move after the gateway made it: when, from → to, why, and the failed gates with their numbers', async () => {

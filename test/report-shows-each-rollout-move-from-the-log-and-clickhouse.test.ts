@@ -53,7 +53,7 @@ describe('the migration report during a rollout', () => {
     // When: the line's time, written as the decision was made.
     lines.forEach((l, i) => expect(Date.parse(l.time) - Date.parse(shown[i]!.time)).toBeGreaterThanOrEqual(0));
     lines.forEach((l, i) => expect(Date.parse(l.time) - Date.parse(shown[i]!.time)).toBeLessThan(1_000));
-    expect(lines.filter((l) => l.from !== l.to).map((l) => `${l.kind} ${l.from}→${l.to}`)).toEqual(['promote shadow→5', 'gate-failed 5→shadow', 'rollback 5→shadow']);
+    expect(lines.filter((l) => l.from !== l.to).map((l) => `${l.kind} ${l.from}→${l.to}`)).toEqual(['start legacy→shadow', 'promote shadow→5', 'gate-failed 5→shadow', 'rollback 5→shadow']);
     const failed = lines.find((l) => l.kind === 'gate-failed')!;
     expect(failed.gates.some((g) => g.outcome === 'fail')).toBe(true);
     expect(failed.evidence['recent.compared']).toBeGreaterThan(0);

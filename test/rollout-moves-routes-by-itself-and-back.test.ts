@@ -39,7 +39,7 @@ describe('a rollout on one process', () => {
     await until('a search answered by api2 at 100 %', () => gateway.records.some((r) => r.mode === 'api2' && r.routeMode === 'api2'));
     await load.stop();
     const { events } = snapshot(gateway);
-    expect(moves(events), JSON.stringify(events.filter((e) => e.kind !== 'promote'))).toEqual(['promote shadow→5', 'promote 5→25', 'promote 25→100']);
+    expect(moves(events), JSON.stringify(events.filter((e) => e.kind !== 'promote'))).toEqual(['start legacy→shadow', 'promote shadow→5', 'promote 5→25', 'promote 25→100']);
     for (const event of events.filter((e) => e.kind === 'promote')) {
       const stepGates = event.gates?.filter((g) => g.window === 'step') ?? [];
       expect(stepGates.length, JSON.stringify(event)).toBeGreaterThan(0);

@@ -92,6 +92,14 @@ function afterFailure(state: RolloutState, plan: RolloutPlan, now: number, why: 
   }
 }
 
+/**
+ * A plan's first state at its first step, as a decision: the log then says where every rollout
+ * began (a write waiting for its reads starts later, in evaluate).
+ */
+export function planStarted(state: RolloutState, now: number): RolloutEvent {
+  return event(now, { ...state, at: 'legacy' }, state, 'start', state.reason);
+}
+
 function event(now: number, from: RolloutState, to: RolloutState, kind: RolloutEventKind, reason: string, gates?: readonly GateResult[], evidence?: Record<string, number | null>): RolloutEvent {
   return {
     time: new Date(now).toISOString(),

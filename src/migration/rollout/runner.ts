@@ -18,7 +18,7 @@ import { movability } from '../../catalogue/movability.js';
 import type { GatewayConfig } from '../../config/schema.js';
 import { applyAction } from './actions.js';
 import type { Actor, RolloutAction } from './actions.js';
-import { evaluate } from './controller.js';
+import { evaluate, planStarted } from './controller.js';
 import type { OperationEvidence, WindowEvidence } from './gates.js';
 import type { GateResult, Position, RolloutEvent, RolloutState } from './state.js';
 import { afterMove, exposesApi2, exposureFor, exposureOf, holdsNobody, initialState, planKey, replan } from './steps.js';
@@ -215,7 +215,7 @@ export class RolloutRunner {
     for (const [id, plan] of this.plans) {
       const stored = loaded.get(id);
       let state = stored?.state ?? initialState(id, plan, now, this.readsDone(id));
-      const events: RolloutEvent[] = [];
+      const events: RolloutEvent[] = !stored && state.status === 'running' ? [planStarted(state, now)] : [];
       if (state.plan !== planKey(plan)) {
         const changed = replan(state, plan, now);
         state = changed.state;
