@@ -2,8 +2,9 @@
  * Issue 40 item 2: a client's page in the console (in Chromium, JavaScript off) and the report's
  * section for that client (the report command, with --config) say the same on the same traffic,
  * driven through a real gateway by two labelled sandbox clients in three client programs: the
- * operations it called, the side that answered each and its 5xx, the declared losses of the
- * operation api2 answered it (its cohort step), its programs, and the plan that holds or names it.
+ * operations it called, the side that answered each and its 4xx and 5xx, the declared losses of the
+ * operation api2 answered it (its cohort step), its programs, and the plan that holds or names it
+ * (and whether the rollout has reached that step).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -75,12 +76,14 @@ async function search(apiKey: string, userAgent: string): Promise<void> {
 async function traffic(): Promise<number> {
   for (let i = 0; i < 5; i++) await search('sandbox-free-key', UA.box);
   for (let i = 0; i < 3; i++) await search('sandbox-free-key', UA.pal);
+  // One refused by the gateway's own check (rpp at most 50): a 4xx of the side `gateway`.
+  expect((await send(gateway.origin, { target: '/recipes?title_kw=soup&rpp=500&api_key=sandbox-free-key', headers: { accept: 'application/json', 'user-agent': UA.box } })).status).toBe(400);
   for (let i = 0; i < 4; i++) await search('sandbox-paid-key', UA.planner);
   const alice = `Basic ${Buffer.from('alice:alice-pass').toString('base64')}`;
   for (let i = 0; i < 2; i++) expect((await send(gateway.origin, { target: '/grocerylist?api_key=sandbox-paid-key', headers: { accept: 'application/json', authorization: alice } })).status).toBe(200);
   // Without a User-Agent at all.
   expect((await send(gateway.origin, { target: '/recipes?title_kw=cake&api_key=sandbox-free-key', headers: { accept: 'application/json' } })).status).toBe(200);
-  return 15;
+  return 16;
 }
 
 /** The section as the page shows it, read from its data attributes. */
@@ -91,8 +94,8 @@ async function pageSection(): Promise<Shown> {
     const sides = [];
     for (const side of ['legacy', 'api2', 'fallback', 'gateway']) {
       const answers = Number(await row.locator(`[data-side="${side}"][data-field="answers"]`).getAttribute('data-value'));
-      const errors = Number(await row.locator(`[data-side="${side}"][data-field="errors"]`).getAttribute('data-value'));
-      if (answers > 0) sides.push({ side, answers, errors });
+      const count = async (field: string) => Number(await row.locator(`[data-side="${side}"][data-field="${field}"]`).getAttribute('data-value'));
+      if (answers > 0) sides.push({ side, answers, status4xx: await count('status4xx'), status5xx: await count('status5xx') });
     }
     operations.push({ operation: (await row.getAttribute('data-operation'))!, requests: Number(await row.locator('[data-field="requests"]').getAttribute('data-value')), sides });
   }
@@ -119,7 +122,7 @@ const asShown = (c: ClientSection) => ({
   losses: c.losses.map((l) => ({ operation: l.operation, field: l.field })),
   programs: c.programs,
   held: c.standing!.held.join(' '),
-  cohorts: c.standing!.cohorts.map((s) => `${s.operation}:${s.step}`).join(' '),
+  cohorts: c.standing!.cohorts.map((s) => `${s.operation}:${s.step}:${s.reached === null ? 'unknown' : s.reached ? 'reached' : 'waiting'}`).join(' '),
 });
 
 describe("a client's page and the report's client section", () => {
@@ -139,20 +142,20 @@ describe("a client's page and the report's client section", () => {
     expect(searchLosses.length).toBeGreaterThan(0);
     expect(asShown(section(TEAM))).toEqual({
       client: TEAM,
-      requests: 9,
-      operations: [{ operation: 'recipes.search', requests: 9, sides: [{ side: 'api2', answers: 9, errors: 0 }] }],
+      requests: 10,
+      operations: [{ operation: 'recipes.search', requests: 10, sides: [{ side: 'api2', answers: 9, status4xx: 0, status5xx: 0 }, { side: 'gateway', answers: 1, status4xx: 1, status5xx: 0 }] }],
       losses: searchLosses,
-      programs: [{ program: 'RecipeBox', requests: 5 }, { program: 'CookingPal', requests: 3 }, { program: '(no User-Agent)', requests: 1 }],
+      programs: [{ program: 'RecipeBox', requests: 6 }, { program: 'CookingPal', requests: 3 }, { program: '(no User-Agent)', requests: 1 }],
       held: '',
-      cohorts: 'recipes.search:1',
+      cohorts: 'recipes.search:1:reached',
     });
     const grocery = (mappingFor('grocery.list')?.losses ?? []).map((l) => ({ operation: 'grocery.list', field: l.field }));
     expect(asShown(section(PARTNER))).toEqual({
       client: PARTNER,
       requests: 6,
       operations: [
-        { operation: 'recipes.search', requests: 4, sides: [{ side: 'legacy', answers: 4, errors: 0 }] },
-        { operation: 'grocery.list', requests: 2, sides: [{ side: 'api2', answers: 2, errors: 0 }] },
+        { operation: 'recipes.search', requests: 4, sides: [{ side: 'legacy', answers: 4, status4xx: 0, status5xx: 0 }] },
+        { operation: 'grocery.list', requests: 2, sides: [{ side: 'api2', answers: 2, status4xx: 0, status5xx: 0 }] },
       ],
       losses: grocery,
       programs: [{ program: 'MealPlanner.NET', requests: 4 }, { program: '(no User-Agent)', requests: 2 }],

@@ -4,7 +4,8 @@
  * second client beside it): the guide names every operation the client used, with counts and last
  * use equal to its usage lines; for each mapped operation the api2 request the guide shows is the
  * one the mapping actually sent (recorded by the api2 sandbox: method, path, query, and the api key
- * in its header); the legacy-only operation is listed as such; the dates come from the config.
+ * in its header); the legacy-only operation is listed as such; the dates come from the config; the
+ * client programs it called from are named.
  * The same guide is made from ClickHouse, `--all` writes one page per client, and the HTML page is
  * read in Chromium.
  */
@@ -79,8 +80,9 @@ beforeAll(async () => {
   const gateway = await startTestGateway(legacy.origin, config);
   const get = (target: string, key: string, headers: Record<string, string> = {}) =>
     send(gateway.origin, { target: `${target}${target.includes('?') ? '&' : '?'}api_key=${key}`, headers: { accept: 'application/json', ...headers } });
-  for (let i = 0; i < 3; i++) expect((await get(SEARCH, 'sandbox-free-key')).status).toBe(200);
-  for (let i = 0; i < 2; i++) expect((await get('/grocerylist', 'sandbox-free-key', { authorization: ALICE })).status).toBe(200);
+  // Two builds of the client's software (User-Agent families), and calls without a User-Agent.
+  for (let i = 0; i < 3; i++) expect((await get(SEARCH, 'sandbox-free-key', { 'user-agent': 'WebShop/3.1 (Linux; Android 12)' })).status).toBe(200);
+  for (let i = 0; i < 2; i++) expect((await get('/grocerylist', 'sandbox-free-key', { authorization: ALICE, 'user-agent': 'ShopSync/1.0' })).status).toBe(200);
   expect((await get(REVIEW, 'sandbox-free-key')).status).toBe(200);
   const favorite = await send(gateway.origin, { method: 'POST', target: '/favorites?api_key=sandbox-free-key', headers: { authorization: ALICE, 'content-type': 'application/json' }, body: '{"rid":7}' });
   expect(favorite.status).toBe(204);
@@ -137,6 +139,13 @@ describe('a migration guide made from a client\'s own usage', () => {
     expect(markdown).not.toContain('partner-app');
   });
 
+  it('names the client programs it called from, counted from its usage lines', () => {
+    const programs = new Map<string, number>();
+    for (const line of lines.filter((l) => l['clientLabel'] === 'web-shop' && l['clientProgram'] !== undefined)) programs.set(String(line['clientProgram']), (programs.get(String(line['clientProgram'])) ?? 0) + 1);
+    expect([...programs]).toEqual([['WebShop', 3], ['ShopSync', 2]]);
+    expect(markdown).toContain('Seen from: `WebShop` (3 requests), `ShopSync` (2 requests).');
+  });
+
   it('shows for each mapped operation the api2 request the mapping actually sent, with the key header', () => {
     const found = sections(markdown);
     expect(found.get('recipes.search')!.api2).toBe(recordedCall('/recipes'));
@@ -184,5 +193,6 @@ describe('a migration guide made from a client\'s own usage', () => {
     );
     expect(await page.locator('tr[data-operation="recipes.search"] [data-field="api2Request"]').innerText()).toBe(recordedCall('/recipes'));
     expect(await page.locator('#dates').innerText()).toContain('deprecated since 2026-12-01');
+    expect(await page.locator('#programs [data-program]').evaluateAll((spans) => spans.map((span) => [span.getAttribute('data-program'), Number(span.getAttribute('data-value'))]))).toEqual([['WebShop', 3], ['ShopSync', 2]]);
   }, 60_000);
 });

@@ -18,6 +18,7 @@ import { consoleView } from '../admin/console-page.js';
 import { judgementSource } from '../migration/judgement/source.js';
 import { rolloutAdminView } from '../admin/judgement-views.js';
 import { routesInForce } from '../migration/rollout/route-in-force.js';
+import { withPositions } from '../migration/rollout/client-standing.js';
 import { migrationMetrics } from '../migration/node/migration-metrics.js';
 import { createLiveCounters } from '../migration/live-counters.js';
 import type { LiveCounters } from '../migration/live-counters.js';
@@ -127,7 +128,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       { path: '/admin/traffic', render: async () => (generations ? trafficView(generations.active, routeInForce()!, await judge()) : {}) },
       { path: rolloutRoutes.view.path, render: async () => rolloutAdminView(rollout?.snapshot(), await judge()) },
       consoleView(judge, () => generations?.active, () => rollout?.snapshot(), () => generations?.active.traffic?.shadow?.snapshot() ?? [], options.extraAdmin?.consolePanel),
-      ...clientViews(usageLogHistory(config.observability.log), () => generations?.active.config.routes ?? {}),
+      // Where each rollout is: the runner's states, as the other views show them.
+      ...clientViews(usageLogHistory(config.observability.log), () => withPositions(generations?.active.config.routes ?? {}, (operation) => rollout?.snapshot().operations.find((o) => o.operation === operation)?.state?.at)),
       ...(options.extraAdmin?.views ?? []),
     ],
     // The pools of the config in force (a retired generation's pools drain and close on their own).

@@ -353,7 +353,7 @@ export class Aggregator {
     if (record.clientLabel !== undefined) takeLabel(client, record.clientLabel, record.time);
     if (record.mode === 'legacy') client.legacy++;
     if (record.deprecation !== undefined) addTold(client.told, record.deprecation, record.time);
-    countAnswers(client.facts, record.operation, sideOf(record.mode, record.fallback), 1, record.status >= 500 ? 1 : 0);
+    countAnswers(client.facts, record.operation, sideOf(record.mode, record.fallback), 1, record.status >= 400 && record.status < 500 ? 1 : 0, record.status >= 500 ? 1 : 0);
     if (record.clientProgram !== undefined) countProgram(client.facts, record.clientProgram, 1);
     if (record.insecure && record.method === 'GET' && record.jsonBy === 'content-type') client.redirectBreaks++;
     if (record.time < client.first) client.first = record.time;

@@ -1,8 +1,8 @@
 /**
  * The report's section per client (issue 40): the operations it calls, which side answered them
- * and its 5xx per side, the declared losses it is exposed to on the operations api2 answered it
- * (from the mappings: src/catalogue/movability.ts), its client programs (User-Agent families) and
- * where the config's rollout plans put it. Built from the aggregate's counts, so the files and
+ * and its 4xx and 5xx per side, the declared losses it is exposed to on the operations api2
+ * answered it (from the mappings: src/catalogue/movability.ts), its client programs (User-Agent
+ * families) and where the config's rollout plans put it. Built from the aggregate's counts, so the files and
  * ClickHouse give the same sections; the console's client page renders the same HTML.
  */
 import { mappingFor } from '../catalogue/movability.js';
@@ -12,12 +12,11 @@ import { clientName, formatCount } from '../display/format.js';
 import { html } from '../display/html.js';
 import type { Html } from '../display/html.js';
 import type { ClientAgg } from './aggregate.js';
+import { topPrograms } from './client-facts.js';
 import type { ClientSection, Report } from './types.js';
 
 /** The sides, in the order the section shows them. */
 export const SIDES = ['legacy', 'api2', 'fallback', 'gateway'] as const;
-const PROGRAMS_SHOWN = 10;
-export const OTHER_PROGRAMS = '(other programs)';
 export const NO_PROGRAM = '(no User-Agent)';
 
 const byCount = <T extends { readonly requests: number }>(key: (item: T) => string) => (a: T, b: T): number => b.requests - a.requests || key(a).localeCompare(key(b));
@@ -26,17 +25,14 @@ export function clientSection(id: string, client: ClientAgg, plans: PlansByOpera
   const operations = [...client.facts.operations].map(([operation, sides]) => {
     const listed = SIDES.flatMap((side) => {
       const counts = sides.get(side);
-      return counts ? [{ side, answers: counts.answers, errors: counts.errors }] : [];
+      return counts ? [{ side, ...counts }] : [];
     });
     return { operation, requests: listed.reduce((sum, s) => sum + s.answers, 0), sides: listed };
   }).sort(byCount((o) => o.operation));
   const moved = operations.filter((o) => o.sides.some((s) => s.side === 'api2')).map((o) => o.operation).sort();
   const losses = moved.flatMap((operation) => (mappingFor(operation)?.losses ?? []).map((loss) => ({ operation, field: loss.field, why: loss.why })));
-  const named = [...client.facts.programs].map(([program, requests]) => ({ program, requests })).sort(byCount((p) => p.program));
-  const programs = named.slice(0, PROGRAMS_SHOWN);
-  const others = named.slice(PROGRAMS_SHOWN).reduce((sum, p) => sum + p.requests, 0);
-  if (others > 0) programs.push({ program: OTHER_PROGRAMS, requests: others });
-  const unnamed = client.requests - named.reduce((sum, p) => sum + p.requests, 0);
+  const programs = topPrograms(client.facts.programs);
+  const unnamed = client.requests - programs.reduce((sum, p) => sum + p.requests, 0);
   if (unnamed > 0) programs.push({ program: NO_PROGRAM, requests: unnamed });
   return { client: id, label: client.label, requests: client.requests, operations, losses, programs, standing: plans ? clientStanding(plans, id, client.label) : null };
 }
@@ -49,11 +45,19 @@ function standingText(section: ClientSection): string {
   const { standing } = section;
   if (!standing) return 'rollout plans: not known (no --config given)';
   const held = standing.held.length > 0 ? `held on legacy by the plans of ${standing.held.join(', ')}` : 'held by no plan';
-  const cohorts = standing.cohorts.length > 0 ? `in a cohort of ${standing.cohorts.map((c) => `${c.operation} (step ${c.step})`).join(', ')}` : 'in no cohort';
+  const cohorts = standing.cohorts.length > 0 ? `in a cohort of ${standing.cohorts.map((c) => `${c.operation} (step ${c.step}, ${REACHED[reachedKey(c.reached)]})`).join(', ')}` : 'in no cohort';
   return `${held}; ${cohorts}`;
 }
 
-const sideText = (s: { side: string; answers: number; errors: number }): string => `${s.side} ${formatCount(s.answers)}${s.errors > 0 ? ` (${formatCount(s.errors)} 5xx)` : ''}`;
+/** Whether the rollout has reached the client's cohort step, in words (docs/usage-log-and-report.md, client sections). */
+const REACHED = { reached: 'reached: api2 answers it', waiting: 'not reached: legacy answers it', unknown: 'where the rollout is, is not known' } as const;
+const reachedKey = (reached: boolean | null): keyof typeof REACHED => (reached === null ? 'unknown' : reached ? 'reached' : 'waiting');
+
+type SideCounts = ClientSection['operations'][number]['sides'][number];
+const sideText = (s: SideCounts): string => {
+  const refused = [s.status4xx > 0 ? `${formatCount(s.status4xx)} 4xx` : '', s.status5xx > 0 ? `${formatCount(s.status5xx)} 5xx` : ''].filter((part) => part !== '');
+  return `${s.side} ${formatCount(s.answers)}${refused.length > 0 ? ` (${refused.join(', ')})` : ''}`;
+};
 
 /** The section of one client as text lines (the report prints the first MAX_TEXT). */
 export function clientSectionText(section: ClientSection): string[] {
@@ -79,15 +83,15 @@ export function clientSectionHtml(section: ClientSection): Html {
   const sideCells = (sides: ClientSection['operations'][number]['sides']) =>
     SIDES.map((side) => {
       const s = sides.find((x) => x.side === side);
-      return html`<td class="n" data-side="${side}" data-field="answers" data-value="${s?.answers ?? 0}">${formatCount(s?.answers ?? 0)}</td><td class="n" data-side="${side}" data-field="errors" data-value="${s?.errors ?? 0}">${formatCount(s?.errors ?? 0)}</td>`;
+      return (['answers', 'status4xx', 'status5xx'] as const).map((field) => html`<td class="n" data-side="${side}" data-field="${field}" data-value="${s?.[field] ?? 0}">${formatCount(s?.[field] ?? 0)}</td>`);
     });
   const rows = section.operations.map((op) => html`<tr data-operation="${op.operation}"><td>${op.operation}</td><td class="n" data-field="requests" data-value="${op.requests}">${formatCount(op.requests)}</td>${sideCells(op.sides)}</tr>`);
-  const head = SIDES.map((side) => html`<th>${side}</th><th>${side} 5xx</th>`);
+  const head = SIDES.map((side) => html`<th>${side}</th><th>4xx</th><th>5xx</th>`);
   const losses = section.losses.map((l) => html`<li data-operation="${l.operation}" data-field="${l.field}">${l.operation}: <code>${l.field}</code>: ${l.why}</li>`);
   const programs = section.programs.map((p) => html`<li data-program="${p.program}" data-value="${p.requests}">${p.program}: ${formatCount(p.requests)}</li>`);
   const standing = section.standing;
   return html`<section class="client-section" data-client="${section.client}"><h3>${clientName(section)}</h3>
-<p><span data-field="requests" data-value="${section.requests}">${formatCount(section.requests)}</span> requests. <span class="standing" data-held="${standing?.held.join(' ') ?? ''}" data-cohorts="${standing?.cohorts.map((c) => `${c.operation}:${c.step}`).join(' ') ?? ''}">${standingText(section)}</span>.</p>
+<p><span data-field="requests" data-value="${section.requests}">${formatCount(section.requests)}</span> requests. <span class="standing" data-held="${standing?.held.join(' ') ?? ''}" data-cohorts="${standing?.cohorts.map((c) => `${c.operation}:${c.step}:${reachedKey(c.reached)}`).join(' ') ?? ''}">${standingText(section)}</span>.</p>
 <table class="client-operations"><thead><tr><th>operation</th><th>requests</th>${head}</tr></thead><tbody>${rows}</tbody></table>
 <p>Declared losses on the operations api2 answered it:</p><ul class="losses">${losses.length > 0 ? losses : html`<li class="muted">none</li>`}</ul>
 <p>Client programs (User-Agent families):</p><ul class="programs">${programs}</ul></section>`;
@@ -98,5 +102,5 @@ const MAX_HTML = 50;
 export function clientSectionsHtml(report: Report): Html | '' {
   if (report.clientSections.length === 0) return '';
   const more = report.clientSections.length > MAX_HTML ? html`<p class="muted">… ${report.clientSections.length - MAX_HTML} more clients (see --json).</p>` : '';
-  return html`<h2 id="client-sections">Each client</h2><p class="muted">Per client, most requests first: the operations it calls and which side answered them (fallback: api2 failed, legacy answered), its 5xx per side, the mappings' declared losses on the operations api2 answered it, its client programs, and where the rollout plans put it.</p>${report.clientSections.slice(0, MAX_HTML).map(clientSectionHtml)}${more}`;
+  return html`<h2 id="client-sections">Each client</h2><p class="muted">Per client, most requests first: the operations it calls and which side answered them (fallback: api2 failed, legacy answered), its 4xx and 5xx per side, the mappings' declared losses on the operations api2 answered it, its client programs, and where the rollout plans put it.</p>${report.clientSections.slice(0, MAX_HTML).map(clientSectionHtml)}${more}`;
 }

@@ -209,11 +209,11 @@ export interface ClientSection {
   readonly client: string;
   readonly label: string | undefined;
   readonly requests: number;
-  /** The operations it calls, most requests first: per side that answered (legacy, api2, fallback, gateway) the answers and the 5xx among them. */
+  /** The operations it calls, most requests first: per side that answered (legacy, api2, fallback, gateway) the answers and the 4xx and 5xx among them. */
   readonly operations: ReadonlyArray<{
     readonly operation: string;
     readonly requests: number;
-    readonly sides: ReadonlyArray<{ readonly side: string; readonly answers: number; readonly errors: number }>;
+    readonly sides: ReadonlyArray<{ readonly side: string; readonly answers: number; readonly status4xx: number; readonly status5xx: number }>;
   }>;
   /** The mappings' declared losses on the operations api2 answered it (src/catalogue/movability.ts mappingFor), in operation order. */
   readonly losses: ReadonlyArray<{ readonly operation: string; readonly field: string; readonly why: string }>;

@@ -14,6 +14,7 @@ import { api2Replacement } from './api2-example.js';
 import type { ExampleRequests } from './api2-example.js';
 import type { Api2Replacement } from './api2-example.js';
 import type { ClientUsage } from './usage.js';
+import { topPrograms } from '../client-facts.js';
 
 export interface GuideOperation {
   readonly operation: string;
@@ -50,6 +51,8 @@ export interface Guide {
   readonly legacyOnly: readonly GuideOperation[];
   /** Calls no catalogued operation matches. */
   readonly uncatalogued: number;
+  /** The client programs (User-Agent families) it called from, most first: which builds still call legacy. */
+  readonly programs: ReadonlyArray<{ readonly program: string; readonly requests: number }>;
   /** The interface-wide settings, when set. */
   readonly notice: DeprecationNotice | undefined;
 }
@@ -88,6 +91,7 @@ export async function guideOf(usage: ClientUsage, deprecation: DeprecationConfig
     movable: operations.filter((op) => op.whyNot === undefined),
     legacyOnly: operations.filter((op) => op.whyNot !== undefined),
     uncatalogued: usage.operations.get('uncatalogued')?.requests ?? 0,
+    programs: topPrograms(usage.programs),
     notice: deprecation?.everyOperation,
   };
 }

@@ -39,6 +39,7 @@ export function renderGuideHtml(guide: Guide): string {
   const notice = noticePhrases(guide.notice, (url) => url);
   const body = html`<h1>Migration guide for <span id="client">${guide.client}</span></h1>
 <p>Your application (client ${codes(guide.hashes)}) made <span data-field="requests" data-value="${total}">${formatCount(total)}</span> requests to the legacy interface from ${guide.from} to ${guide.to} (from ${guide.sources.join(', ')}).</p>
+${guide.programs.length > 0 ? html`<p id="programs">Seen from: ${joinHtml(guide.programs.map((p) => html`<span data-program="${p.program}" data-value="${p.requests}">${p.program} (${formatCount(p.requests)} requests)</span>`), ', ')}.</p>` : ''}
 <h2>Dates</h2><p id="dates">${notice.length > 0 ? html`The legacy interface: ${dates(notice)}.` : 'No date is set for the whole legacy interface; per operation dates, when set, are in the tables.'}</p>
 <h2>Operations to move to api2</h2><table id="movable"><thead><tr>${USAGE_HEADERS}<th>api2 request</th><th>fields lost, differences</th><th>dates</th></tr></thead><tbody>${guide.movable.map(movableRow)}</tbody></table>
 <h2>Operations with no api2 equivalent yet</h2><table id="legacy-only"><thead><tr>${USAGE_HEADERS}<th>why</th><th>dates</th></tr></thead><tbody>${guide.legacyOnly.map(legacyOnlyRow)}</tbody></table>

@@ -50,6 +50,9 @@ function legacyOnlySection(op: GuideOperation): string[] {
   return [`### ${op.operation}: ${op.summary}`, '', usageLine(op), `- no api2 equivalent yet: ${op.whyNot}`, ...(dates.length > 0 ? [`- dates: ${dates.join('; ')}`] : []), ''];
 }
 
+/** The client programs, most requests first: User-Agent product names from the log, so in code spans. */
+const programsText = (guide: Guide): string => guide.programs.map((p) => `${code(p.program)} (${formatCount(p.requests)} requests)`).join(', ');
+
 export function renderGuideMarkdown(guide: Guide): string {
   const total = [...guide.movable, ...guide.legacyOnly].reduce((sum, op) => sum + op.requests, 0);
   const out = [
@@ -58,6 +61,7 @@ export function renderGuideMarkdown(guide: Guide): string {
     `Your application (client ${guide.hashes.map(code).join(', ')}) made ${formatCount(total)} requests to the legacy interface from ${guide.from} to ${guide.to} (from ${guide.sources.join(', ')}).`,
     '',
   ];
+  if (guide.programs.length > 0) out.push(`Seen from: ${programsText(guide)}.`, '');
   const dates = noticePhrases(guide.notice);
   out.push('## Dates', '', dates.length > 0 ? `The legacy interface: ${dates.join('; ')}.` : 'No date is set for the whole legacy interface; per operation dates, when set, are below.', '');
   out.push('## Operations to move to api2', '');

@@ -1,7 +1,7 @@
 /**
  * Node-only: a client's usage for its guide, from the report's sources: usage-log files or stdin
  * (read-lines.ts, parse-record.ts: the same reading as the report) or the ClickHouse table
- * (summed by SQL per client, operation and side).
+ * (summed by SQL per client, operation and side, and per client and program).
  */
 import { parseLine } from '../parse-record.js';
 import { readLines } from '../read-lines.js';
@@ -34,5 +34,12 @@ GROUP BY who, client, operation, mode`,
   for (const [who, client, operation, mode, n, first, last] of rows) {
     tally.addCounts(String(who), String(client), String(operation), String(mode), Number(n), Number(first), Number(last));
   }
+  const programs = await select(
+    target,
+    `SELECT ifNull(clientLabel, client) AS who, clientProgram, count() FROM ${table}
+WHERE msg = 'request' AND operation != 'unrouted' AND isNotNull(client) AND isNotNull(clientProgram) AND time >= ${Math.max(0, Math.floor(filter.since))}${wanted}
+GROUP BY who, clientProgram`,
+  );
+  for (const [who, program, n] of programs) tally.addProgram(String(who), String(program), Number(n));
   return tally;
 }

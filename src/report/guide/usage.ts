@@ -1,6 +1,6 @@
 /**
  * A client's legacy use, as the migration guide needs it: per operation, the requests, the first
- * and last use and the side that answered, counted from usage lines (a file, stdin) or from
+ * and last use and the side that answered, and its client programs (User-Agent families), counted from usage lines (a file, stdin) or from
  * ClickHouse's sums (sources.ts). In memory bounded by clients × operations × sides.
  *
  * DECISION: a guide's client is its label (every api key labelled alike is one client) or, for an
@@ -26,6 +26,8 @@ export interface ClientUsage {
   last: number;
   /** By operation id (`uncatalogued` for calls no operation matches). */
   readonly operations: Map<string, OperationUsage>;
+  /** Requests by client program (the usage line's `clientProgram`); requests without one are not here. */
+  readonly programs: Map<string, number>;
 }
 
 /** Which lines a guide counts: since when (epoch ms), and for which clients (labels or hashes; all when undefined). */
@@ -50,13 +52,21 @@ export class UsageTally {
   add(record: LogRecord): void {
     if (record.time < this.filter.since || record.operation === 'unrouted') return;
     const client = this.clientOf(record.client, record.clientLabel);
-    if (client !== undefined) this.addCounts(client, record.client!, record.operation, record.mode, 1, record.time, record.time);
+    if (client === undefined) return;
+    this.addCounts(client, record.client!, record.operation, record.mode, 1, record.time, record.time);
+    if (record.clientProgram !== undefined) this.addProgram(client, record.clientProgram, 1);
+  }
+
+  /** `requests` of a client counted already (addCounts) made by one client program. */
+  addProgram(client: string, program: string, requests: number): void {
+    const programs = this.clients.get(client)?.programs;
+    programs?.set(program, (programs.get(program) ?? 0) + requests);
   }
 
   /** `requests` of one client, operation and side, first and last at these times (ClickHouse gives sums). */
   addCounts(client: string, hash: string, operation: string, side: string, requests: number, first: number, last: number): void {
     let usage = this.clients.get(client);
-    if (!usage) this.clients.set(client, (usage = { client, hashes: new Set(), first, last, operations: new Map() }));
+    if (!usage) this.clients.set(client, (usage = { client, hashes: new Set(), first, last, operations: new Map(), programs: new Map() }));
     usage.hashes.add(hash);
     usage.first = Math.min(usage.first, first);
     usage.last = Math.max(usage.last, last);

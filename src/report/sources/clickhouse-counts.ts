@@ -189,9 +189,9 @@ function fillClients(agg: Aggregator, uses: readonly Row[]): number {
 
 /** The client sections' counts (every client is known from its uses by now). */
 function fillClientFacts(agg: Aggregator, sides: readonly Row[], programs: readonly Row[]): void {
-  for (const [id, operation, side, n, errors] of sides as Row[]) {
+  for (const [id, operation, side, n, status4xx, status5xx] of sides as Row[]) {
     const client = agg.clients.get(String(id));
-    if (client) countAnswers(client.facts, String(operation), String(side), num(n), num(errors));
+    if (client) countAnswers(client.facts, String(operation), String(side), num(n), num(status4xx), num(status5xx));
   }
   for (const [id, program, n] of programs as Row[]) {
     const client = agg.clients.get(String(id));

@@ -86,7 +86,7 @@ export const usesSql = (table: string): string => `SELECT client, operation, met
 ${routed(table)} AND isNotNull(client) GROUP BY client, operation, method, template, mode, form, versionPrefix, scheme, insecure`;
 
 /** The client section's counts (src/report/client-facts.ts): per client, operation and side (fallback apart), the answers and the 5xx. */
-export const clientSidesSql = (table: string): string => `SELECT client, operation, if(fallback = 1, 'fallback', mode) AS side, count(), countIf(status >= 500)
+export const clientSidesSql = (table: string): string => `SELECT client, operation, if(fallback = 1, 'fallback', mode) AS side, count(), countIf(status >= 400 AND status < 500), countIf(status >= 500)
 ${routed(table)} AND isNotNull(client) GROUP BY client, operation, side`;
 
 /** Per client, its requests per client program (the usage line's `clientProgram`). */
