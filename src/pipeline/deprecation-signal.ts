@@ -59,10 +59,11 @@ function signalOf(notice: DeprecationNotice): DeprecationSignal | undefined {
 /**
  * The answer with the signal: `Deprecation` and `Sunset` set (an upstream's replaced: one value
  * each), the link-values appended to a `Link` the answer already has (as one more list member, or
- * one more field line when it came as several). A copy: the answer's headers may be a stored page's.
+ * one more field line when it came as several). Set in place unless the headers are shared (a
+ * stored page's), as `withHeader` does.
  */
 export function withDeprecationSignal(answered: Answer, signal: DeprecationSignal): Answer {
-  const headers: Record<string, string> = copyWith(answered.headers, signal.fields);
+  const headers: Record<string, string> = answered.sharedHeaders ? copyWith(answered.headers, signal.fields) : Object.assign(answered.headers, signal.fields);
   let repeated = answered.repeated?.filter(([name]) => !(name in signal.fields));
   if (signal.link !== undefined) {
     const existing = headers['link'];
@@ -70,6 +71,7 @@ export function withDeprecationSignal(answered: Answer, signal: DeprecationSigna
     else if (repeated?.some(([name]) => name === 'link')) repeated = [...repeated, ['link', signal.link]];
     else headers['link'] = signal.link;
   }
+  if (!answered.sharedHeaders && answered.repeated === undefined && repeated === undefined) return answered;
   const more = repeated === undefined || repeated.length === 0 ? { headers, sharedHeaders: false } : { headers, sharedHeaders: false, repeated };
   const { repeated: _dropped, ...rest } = answered;
   return copyWith(rest, more);
