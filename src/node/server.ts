@@ -128,8 +128,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       { path: '/admin/traffic', render: async () => (generations ? trafficView(generations.active, routeInForce()!, await judge()) : {}) },
       { path: rolloutRoutes.view.path, render: async () => rolloutAdminView(rollout?.snapshot(), await judge()) },
       consoleView(judge, () => generations?.active, () => rollout?.snapshot(), () => generations?.active.traffic?.shadow?.snapshot() ?? [], options.extraAdmin?.consolePanel),
-      // Where each rollout is: the runner's states, as the other views show them.
-      ...clientViews(usageLogHistory(config.observability.log), () => withPositions(generations?.active.config.routes ?? {}, (operation) => rollout?.snapshot().operations.find((o) => o.operation === operation)?.state?.at)),
+      ...clientViews(usageLogHistory(config.observability.log), () => {
+        // Where each rollout is: the runner's states, as the other views show them (one snapshot a view).
+        const states = new Map((rollout?.snapshot().operations ?? []).map((o) => [o.operation as string, o.state?.at]));
+        return withPositions(generations?.active.config.routes ?? {}, (operation) => states.get(operation));
+      }),
       ...(options.extraAdmin?.views ?? []),
     ],
     // The pools of the config in force (a retired generation's pools drain and close on their own).
