@@ -14,7 +14,7 @@ import type { Evidence } from '../migration/readiness.js';
 import { judgeOperation } from '../migration/judgement/judge.js';
 import { headline, stateCounts } from '../migration/judgement/headline.js';
 import type { Judgement } from '../migration/judgement/types.js';
-import { judgeReport, rolloutFactsOf } from './judge-report.js';
+import { judgeReport } from './judge-report.js';
 import { withPositions } from '../migration/rollout/client-standing.js';
 import { EXAMPLES_PER_PATH } from '../traffic/diff-examples.js';
 import { LatencySketch } from './latency-sketch.js';
@@ -93,7 +93,8 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], options:
         .sort((a, b) => b.requests - a.requests || a.client.localeCompare(b.client)),
     },
     rollouts,
-    clientSections: clientSections(agg.clients, options.plans && withPositions(options.plans, (operation) => rolloutFactsOf(rollouts.find((r) => r.operation === operation))?.at)),
+    // Where each rollout is: the step its judgement names (from the log's last decision).
+    clientSections: clientSections(agg.clients, options.plans && withPositions(options.plans, (operation) => judgements.get(operation)?.step ?? undefined)),
     told: toldClients(agg),
     timeline: timeline(agg, cells, modes.map(([mode]) => mode)),
     trends: { days: days(agg) },

@@ -25,10 +25,12 @@ export async function usageFromFiles(inputs: readonly string[], filter: GuideFil
 export async function usageFromClickHouse(target: ClickHouseTarget, table: string, filter: GuideFilter): Promise<UsageTally> {
   const tally = new UsageTally(filter);
   const wanted = filter.clients === undefined ? '' : ` AND (ifNull(clientLabel, client) IN (${[...filter.clients].map(sqlString).join(', ')}) OR client IN (${[...filter.clients].map(sqlString).join(', ')}))`;
+  // The lines a guide counts (UsageTally.add), for both sums.
+  const counted = `msg = 'request' AND operation != 'unrouted' AND isNotNull(client) AND time >= ${Math.max(0, Math.floor(filter.since))}${wanted}`;
   const rows = await select(
     target,
     `SELECT ifNull(clientLabel, client) AS who, client, operation, mode, count(), min(time), max(time) FROM ${table}
-WHERE msg = 'request' AND operation != 'unrouted' AND isNotNull(client) AND time >= ${Math.max(0, Math.floor(filter.since))}${wanted}
+WHERE ${counted}
 GROUP BY who, client, operation, mode`,
   );
   for (const [who, client, operation, mode, n, first, last] of rows) {
@@ -37,7 +39,7 @@ GROUP BY who, client, operation, mode`,
   const programs = await select(
     target,
     `SELECT ifNull(clientLabel, client) AS who, clientProgram, count() FROM ${table}
-WHERE msg = 'request' AND operation != 'unrouted' AND isNotNull(client) AND isNotNull(clientProgram) AND time >= ${Math.max(0, Math.floor(filter.since))}${wanted}
+WHERE ${counted} AND isNotNull(clientProgram)
 GROUP BY who, clientProgram`,
   );
   for (const [who, program, n] of programs) tally.addProgram(String(who), String(program), Number(n));

@@ -1,7 +1,8 @@
 /**
  * A client's legacy use, as the migration guide needs it: per operation, the requests, the first
- * and last use and the side that answered, and its client programs (User-Agent families), counted from usage lines (a file, stdin) or from
- * ClickHouse's sums (sources.ts). In memory bounded by clients × operations × sides.
+ * and last use and the side that answered, and its client programs (User-Agent families),
+ * counted from usage lines (a file, stdin) or from ClickHouse's sums (sources.ts). In memory
+ * bounded by clients × (operations × sides + client programs).
  *
  * DECISION: a guide's client is its label (every api key labelled alike is one client) or, for an
  * unlabelled key, its client hash, as each line names it: lines written before a label was
