@@ -47,7 +47,8 @@ async function configFile(name: string, text: string): Promise<string> {
 
 const base = { listen: { host: '127.0.0.1', port: 0 }, upstreams: { legacy: { baseUrl: 'http://127.0.0.1:9' } }, observability: { log: { enabled: false } } };
 
-describe('--help and --version', () => {
+// Each test runs its own processes on its own files: they run side by side (issue 49).
+describe.concurrent('--help and --version', () => {
   it('--help lists the options and the environment, exit 0', async () => {
     const help = await run(['--help']);
     expect(help.code).toBe(0);
@@ -101,7 +102,7 @@ describe('--help and --version', () => {
   }, 60_000);
 });
 
-describe('--check-config', () => {
+describe.concurrent('--check-config', () => {
   it('a valid https config with its certificate and key, in JSON and in YAML', async () => {
     const https = { ...base, listen: { ...base.listen, https: { port: 0, certFile: cert, keyFile: key } } };
     const json = await configFile('ok.json', JSON.stringify(https));

@@ -47,7 +47,8 @@ async function gatewayConfig(extra: Record<string, unknown> = {}): Promise<{ fil
   return { file, port };
 }
 
-describe('stdout carries the usage log only', () => {
+// Each test starts its own processes on its own ports and files: they run side by side (issue 49).
+describe.concurrent('stdout carries the usage log only', () => {
   it('npm start (sandbox): no npm banner, no human lines on stdout; Ctrl-C drains and stops', async () => {
     // PORT=0: a free port chosen by the gateway itself (no race with other tests for a port).
     const gateway = startProcess('npm', ['start'], { PORT: '0', ADMIN_PORT: '0' });
@@ -82,7 +83,7 @@ describe('stdout carries the usage log only', () => {
   }, 240_000);
 });
 
-describe('a start that cannot happen: one line on stderr, exit 1', () => {
+describe.concurrent('a start that cannot happen: one line on stderr, exit 1', () => {
   let holder: Server;
   let busy: number;
   beforeAll(async () => {
