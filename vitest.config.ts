@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer } from 'vitest/node';
+import type { TestSpecification } from 'vitest/node';
 
 /**
  * The files that must own the machine: they measure CPU, memory or the time a thing takes, so another
@@ -26,6 +28,38 @@ const OWNS_THE_MACHINE = [
 const SIDE_BY_SIDE_WORKERS = Math.max(4, availableParallelism() * 2);
 
 /**
+ * The files that take longest (a minute or more on two busy cores) start first, so that on a fresh
+ * clone, with no timings cached, none of them starts last and runs on alone. Vitest orders by the
+ * last run's timings when it has them; this list only puts these ahead of the rest.
+ */
+const LONG_FILES_FIRST = [
+  'test/demo-moves-reads-to-api2-and-rolls-back-on-a-fault.test.ts',
+  'test/adding-an-operation-walkthrough.test.ts',
+  'test/adding-a-usage-log-field-walkthrough.test.ts',
+  'test/start-writes-only-usage-lines-and-fails-in-one-line.test.ts',
+  'test/hostile-input-never-500-never-elsewhere.test.ts',
+  'test/dockerfile-builds-and-starts-the-gateway.test.ts',
+  'test/rollout-state-survives-an-emptied-redis.test.ts',
+  'test/rollout-agreement-gate-holds-a-mapping-that-differs-on-3-percent.test.ts',
+  'test/cli-help-version-and-check-config.test.ts',
+];
+
+class LongFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification): number => {
+      const index = LONG_FILES_FIRST.findIndex((file) => spec.moduleId.endsWith(file));
+      return index === -1 ? LONG_FILES_FIRST.length : index;
+    };
+    // Stable: within a group order, the long files by the list, the rest as Vitest had them.
+    return sorted
+      .map((spec, at) => ({ spec, at }))
+      .sort((a, b) => a.spec.project.config.sequence.groupOrder - b.spec.project.config.sequence.groupOrder || rank(a.spec) - rank(b.spec) || a.at - b.at)
+      .map(({ spec }) => spec);
+  }
+}
+
+/**
  * A timeout guards against a hang, it measures nothing: files side by side share two cores, so a test
  * that takes 10 s alone may take 30 s beside three others.
  */
@@ -33,6 +67,7 @@ const shared = { testTimeout: 60_000, hookTimeout: 60_000 };
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       {
         test: {
