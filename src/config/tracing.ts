@@ -18,6 +18,15 @@ import { z } from 'zod';
 export const KEPT_KINDS = ['failed', 'fallback', 'shadow-differed', 'refused', 'moving'] as const;
 export type KeptKind = (typeof KEPT_KINDS)[number];
 
+/**
+ * - `sampled`: the head ratio (or the client's sampled flag, with `honorClientSampled`);
+ * - a kept kind known at the answer: `failed`, `fallback`, `refused`, `moving`;
+ * - `if-shadow-differs`: not kept at the answer, exported if its shadow comparison differs;
+ * - `dropped`: kept, but the export queue was full (counted in /metrics).
+ */
+export type TraceVerdict = 'sampled' | Exclude<KeptKind, 'shadow-differed'> | 'if-shadow-differs' | 'dropped';
+
+
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 export const TracingConfigSchema = z
