@@ -165,3 +165,26 @@ describe('each exported trace', () => {
     }
   });
 });
+
+describe('protocol http/json', () => {
+  it('sends the same spans as OTLP/JSON, ids as hex', async () => {
+    const json = await startOtlpReceiver();
+    const jsonGateway = await startTestGateway(legacy.origin, { observability: { tracing: { enabled: true, endpoint: json.url, protocol: 'http/json', headRatio: 1, flushMs: 50 } } });
+    try {
+      const res = await send(jsonGateway.origin, { target: `/review/18?api_key=${KEY}`, headers: { ...J, 'x-request-id': 'traced-json' } });
+      expect(res.status).toBe(200);
+      const traceId = jsonGateway.records.find((r) => r.requestId === 'traced-json')!.traceId!;
+      await waitFor(() => json.spans.filter((s) => s.traceId === traceId).length === 2, 5000, 'the JSON spans');
+      expect(json.exports[0]!.contentType).toBe('application/json');
+      const server = json.spans.find((s) => s.traceId === traceId && s.kind === SERVER)!;
+      const client = json.spans.find((s) => s.traceId === traceId && s.kind === CLIENT)!;
+      expect(server.name).toBe('reviews.get');
+      expect(client.parentSpanId).toBe(server.spanId);
+      expect(sentInTrace(traceId).has(client.spanId)).toBe(true);
+      expect(json.exports[0]!.raw).not.toContain(KEY);
+    } finally {
+      await jsonGateway.close();
+      await json.close();
+    }
+  });
+});
