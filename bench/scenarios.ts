@@ -6,8 +6,8 @@ import { forkChild } from './children.js';
 import type { Child, ForkOptions, UpstreamInfo } from './children.js';
 import { findNginx, startNginx } from './nginx.js';
 
-export type GatewayTarget = 'gw-legacy' | 'gw-legacy-nolog' | 'gw-api2' | 'gw-cache' | 'gw-cache-nolog' | 'gw-legacy-2w';
-export const GATEWAY_TARGETS: readonly GatewayTarget[] = ['gw-legacy', 'gw-legacy-nolog', 'gw-api2', 'gw-cache', 'gw-cache-nolog', 'gw-legacy-2w'];
+export type GatewayTarget = 'gw-legacy' | 'gw-legacy-nolog' | 'gw-api2' | 'gw-cache' | 'gw-cache-nolog' | 'gw-legacy-2w' | 'gw-traces-1pct' | 'gw-traces-100pct';
+export const GATEWAY_TARGETS: readonly GatewayTarget[] = ['gw-legacy', 'gw-legacy-nolog', 'gw-api2', 'gw-cache', 'gw-cache-nolog', 'gw-legacy-2w', 'gw-traces-1pct', 'gw-traces-100pct'];
 
 type AnchorTarget = 'floor' | 'floor-log' | 'floor-api2' | 'fastify' | 'hono' | 'hono-log';
 
@@ -35,6 +35,8 @@ export const SCENARIOS: readonly Scenario[] = [
   { id: 'cache-hit', label: 'cache hit (legacy, log on)', target: 'gw-cache', cacheHit: true },
   { id: 'cache-hit-nolog', label: 'cache hit (legacy, log off)', target: 'gw-cache-nolog', cacheHit: true },
   { id: 'passthrough-2w', label: 'gateway pass-through, log on, 2 workers', target: 'gw-legacy-2w' },
+  { id: 'passthrough-traces-1pct', label: 'gateway pass-through, log on, traces exported at 1 %', target: 'gw-traces-1pct' },
+  { id: 'passthrough-traces-100pct', label: 'gateway pass-through, log on, traces exported at 100 %', target: 'gw-traces-100pct' },
   { id: 'floor', label: 'floor: Hono + undici dispatch', target: 'floor', anchor: true },
   { id: 'floor-log', label: 'floor + one log line', target: 'floor-log', anchor: true },
   { id: 'floor-api2', label: 'https floor: the same, to the api2 page, one log line', target: 'floor-api2', anchor: true },
@@ -52,7 +54,7 @@ export const SCENARIOS: readonly Scenario[] = [
  * inside each (bench/runner.ts `roundOrder`), so no scenario is always first.
  */
 export const MEASURING_GROUPS: ReadonlyArray<readonly string[]> = [
-  ['floor-log', 'passthrough', 'fastify', 'passthrough-2w'],
+  ['floor-log', 'passthrough', 'fastify', 'passthrough-2w', 'passthrough-traces-1pct', 'passthrough-traces-100pct'],
   ['hono-log', 'cache-hit', 'nginx'],
   ['hono', 'cache-hit-nolog'],
   ['floor', 'passthrough-nolog', 'direct'],
@@ -66,6 +68,11 @@ function gatewayConfig(target: GatewayTarget, upstreams: UpstreamInfo): Record<s
   // Every gateway sends the deprecation headers (issue 40: their cost is inside every ratio).
   const base = { listen: { host: '127.0.0.1', port: 0 }, upstreams: legacy, observability: { log }, cache: { enabled: false }, deprecation: { everyOperation: { deprecatedAt: '2026-12-01', sunsetAt: '2027-06-30', deprecationLink: 'https://developer.example.com/legacy' } } };
   if (target === 'gw-legacy-2w') return { ...base, workers: 2 };
+  if (target === 'gw-traces-1pct' || target === 'gw-traces-100pct') {
+    // Spans over OTLP/HTTP protobuf to the canned upstreams' receiver (its POST /v1/traces takes every export).
+    const tracing = { enabled: true, endpoint: `${upstreams.legacyOrigin}/v1/traces`, headRatio: target === 'gw-traces-1pct' ? 0.01 : 1 };
+    return { ...base, observability: { log, tracing } };
+  }
   if (target === 'gw-api2') {
     const api2 = { baseUrl: upstreams.api2Origin, caFile: upstreams.caFile };
     return { ...base, upstreams: { ...legacy, api2 }, routes: { 'recipes.search': { mode: 'api2' } } };

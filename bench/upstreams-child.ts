@@ -19,6 +19,15 @@ function cannedHandler(page: Buffer) {
       response.end(request.method === 'HEAD' ? undefined : page);
       return;
     }
+    if (request.method === 'POST' && url === '/v1/traces') {
+      // The OTLP receiver of the traced gateways (scenarios passthrough-traces-*): reads the export, takes it.
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/x-protobuf', 'content-length': '0' });
+        response.end();
+      });
+      return;
+    }
     response.writeHead(404, { 'content-type': JSON_CONTENT_TYPE });
     response.end('{"Message":"not canned"}');
   };

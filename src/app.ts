@@ -36,6 +36,8 @@ import { routesInForce } from './migration/rollout/route-in-force.js';
 import type { LiveRoutes } from './migration/rollout/route-in-force.js';
 import type { ShadowRecord } from './traffic/shadow.js';
 import { deprecationSignals } from './pipeline/deprecation-signal.js';
+import type { Tracer } from './observability/tracing/tracer.js';
+import { tracedUpstreams } from './observability/tracing/traced-upstreams.js';
 
 export interface GatewayDeps {
   readonly config: GatewayConfig;
@@ -57,6 +59,8 @@ export interface GatewayDeps {
   readonly admin?: AdminRoutes | undefined;
   /** The step in force of each route with a rollout plan (src/migration/rollout); without it such a route keeps its configured mode. */
   readonly rollout?: LiveRoutes | undefined;
+  /** Exports kept traces over OTLP (src/observability/tracing/); absent with export off. */
+  readonly tracer?: Tracer | undefined;
 }
 
 export function createGatewayApp(deps: GatewayDeps): Hono {
@@ -71,7 +75,9 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
   const identifier = deps.identifier ?? identifierFromConfig(config.observability, deps.runtime.hmacSha256);
   const mappingContext = { memory: deps.shared?.memory ?? createMappingMemory(), options: { noPhotoImageUrl: config.api2.noPhotoImageUrl } };
   const searchCache = deps.shared?.searchCache !== undefined ? deps.shared.searchCache : createSearchCache(config, deps.runtime.hmacSha256);
-  const upstreams = guardedUpstreams(deps.upstreams, config, deps.onBreaker);
+  const guarded = guardedUpstreams(deps.upstreams, config, deps.onBreaker);
+  // With traces exported, each upstream call's timing and result is noted for its span (outside the breaker: a refused call is one).
+  const upstreams = deps.tracer ? tracedUpstreams(guarded, { legacy: config.upstreams.legacy.baseUrl, api2: config.upstreams.api2?.baseUrl }) : guarded;
   const route = routesInForce(config, deps.rollout);
   const shadow = Object.values(config.routes).some((r) => r.mode === 'shadow' || (r.rollout && deps.rollout))
     ? new ShadowComparator({ maxConcurrent: config.traffic.shadow.maxConcurrent, ...(deps.onShadow ? { onRecord: deps.onShadow } : {}) })
@@ -89,8 +95,11 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
         // The one place a request's route mode comes from: the config's, or its rollout's step.
         routeMode: (operation) => route(operation).mode,
         stepSince: (operation) => route(operation).stepSince ?? undefined,
+        traced: deps.tracer !== undefined,
       },
-      sink: deps.onRecord,
+      // A record is made for the tracer even when no other sink wants one.
+      sink: deps.onRecord ?? (deps.tracer ? () => {} : undefined),
+      tracer: deps.tracer,
       details: logDetails ? { identifier } : undefined,
       guards: [
         methodGuard,

@@ -22,6 +22,8 @@ const RATIO_IDS = [
   'cpu:cache-hit-nolog/hono',
   'cpu:api2-mapped/floor-api2',
   'cpu:passthrough-2w/passthrough',
+  'cpu:passthrough-traces-1pct/passthrough',
+  'cpu:passthrough-traces-100pct/passthrough',
   'promoted-kb-per-request',
   'unqueued-p50-added-ms',
   'unqueued-p99-added-ms',

@@ -1,7 +1,7 @@
 /**
  * The admin views of the config in force and of live traffic control, served with the same
  * protection as /metrics (src/admin/routes.ts). Secrets in the config (the hash key,
- * the admin bearer token) are shown as `[redacted]`.
+ * the admin bearer token, the tracing export's headers) are shown as `[redacted]`.
  */
 import type { GatewayConfig } from '../config/schema.js';
 import type { TrafficState } from '../traffic/guarded-upstreams.js';
@@ -25,6 +25,8 @@ export function configView(generation: ConfigInForce): unknown {
   const obs = config.observability as { hashKey?: string; admin: { bearerToken?: string } };
   if (obs.hashKey !== undefined) obs.hashKey = REDACTED;
   if (obs.admin.bearerToken !== undefined) obs.admin.bearerToken = REDACTED;
+  const tracing = config.observability.tracing as { headers: Record<string, string> };
+  for (const name of Object.keys(tracing.headers)) tracing.headers[name] = REDACTED;
   const redis = config.cache.redis as { url: string; hashKey?: string } | undefined;
   if (redis?.hashKey !== undefined) redis.hashKey = REDACTED;
   if (redis) redis.url = redactUrlPassword(redis.url);

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { CATALOGUE_ROUTES } from '../catalogue/route-table.js';
+import { TracingConfigSchema } from './tracing.js';
 
 const secret = (what: string) => z.string().min(16, `must be at least 16 characters (a random ${what})`);
 
@@ -88,6 +89,8 @@ export const ObservabilityConfigSchema = z
       }),
     metrics: MetricsConfigSchema,
     admin: AdminConfigSchema,
+    /** Spans over OTLP (src/config/tracing.ts, docs/tracing.md); off by default. */
+    tracing: TracingConfigSchema,
   })
   .strict();
 

@@ -65,6 +65,10 @@ export function buildEdgeGateway(env: EdgeEnv, write: LogWriter = (line) => cons
   if (config.trustedProxies.length > 0) {
     errors.push(`GATEWAY_CONFIG: trustedProxies: must be empty on the edge: the platform gives the client's address (CF-Connecting-IP) and scheme (the request URL); no proxy sits between it and the Worker`);
   }
+  if (config.observability.tracing.enabled) {
+    // OpenTelemetry's OTLP serializer package pulls Node modules into a neutral bundle (docs/tracing.md, "On the edge").
+    errors.push('GATEWAY_CONFIG: observability.tracing: is not supported on the edge yet (docs/tracing.md); export spans from the Node gateway');
+  }
   if (errors.length > 0) return { ok: false, errors };
   if (isObject(input) && 'listen' in input) notes.push('listen is ignored on the edge: the platform listens and terminates TLS');
   const log = config.observability.log;

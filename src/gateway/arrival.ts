@@ -71,6 +71,8 @@ export interface ArrivalRules {
   readonly routeMode: (operation: OperationId) => RouteMode;
   /** When a rolled-out route's step in force began (undefined without a rollout): the step a line's evidence is of. */
   readonly stepSince?: (operation: OperationId) => number | undefined;
+  /** Traces are exported: each request's trace keeps a span log (src/observability/tracing/span-log.ts). */
+  readonly traced?: boolean | undefined;
 }
 
 /** The arrival of the request the runtime handed over; each fact is worked out here, once. */
@@ -83,7 +85,7 @@ export function arrive(raw: RuntimeArrival, rules: ArrivalRules, startedPerf: nu
   const client = viewClient(raw.peer, headers, rules.trusted);
   return {
     requestId: requestIdFrom(headers[REQUEST_ID_HEADER]),
-    trace: traceFrom(headers[TRACEPARENT_HEADER], headers[TRACESTATE_HEADER]),
+    trace: traceFrom(headers[TRACEPARENT_HEADER], headers[TRACESTATE_HEADER], rules.traced === true),
     startedAt: Date.now(),
     startedPerf,
     method: raw.method,

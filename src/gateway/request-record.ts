@@ -18,6 +18,7 @@ import type { Arrival } from './arrival.js';
 import { jsonChosenBy } from '../legacy/answer-body.js';
 import type { DeprecationTold } from '../config/deprecation.js';
 import { clientProgramOf } from '../http/client-program.js';
+import type { TraceVerdict } from '../config/tracing.js';
 
 /**
  * Which upstream answered the request (the outcome's `side`, logged as `mode`): `legacy`
@@ -82,6 +83,8 @@ export interface RequestRecord {
   readonly deprecation?: DeprecationTold | undefined;
   /** Short reason code (the `X-Gateway-Error` value, or an internal reason). */
   readonly error?: string;
+  /** With traces exported, what became of this request's trace (src/observability/tracing/verdict.ts); set after `recordOf`, by the tracer. */
+  readonly traced?: TraceVerdict | undefined;
 }
 
 export type RecordSink = (record: RequestRecord) => void;

@@ -169,6 +169,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     },
     admin: observability.mainAdmin,
     rollout: { route: (id) => rollout?.route(id) },
+    tracer: observability.tracer,
   }, fleet);
   if (hasRolloutPlans(config)) await startRollouts(config);
   const observer: RefusalObserver | undefined = observability.sink ? { sink: observability.sink, identifier: observability.identifier } : undefined;

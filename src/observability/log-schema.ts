@@ -121,6 +121,7 @@ export const RECORD_FIELDS = [
   recordField('bytesOut', 'count', 'optional', 'response body bytes', (r) => r.bytesOut),
   recordField('deprecation', 'string', 'optional', 'deprecation signal the answer carried (docs/deprecation.md): deprecation, sunset, or deprecation+sunset', (r) => r.deprecation),
   recordField('error', 'string', 'optional', 'short reason code', (r) => r.error),
+  recordField('traced', 'string', 'optional', "with traces exported (docs/tracing.md), why this request's trace went to the OTLP receiver: sampled (head ratio), failed, fallback, refused, moving, if-shadow-differs (exported exactly when its shadow line says differ), or dropped (kept, but the export queue was full); absent: not exported", (r) => r.traced),
 ] as const;
 
 /** Closes every line: `request` or `shadow` (other values: operator notes, not records). */

@@ -25,6 +25,9 @@ export class PageFill implements PageSource {
   }
 
   async refresh(): Promise<StoredAnswer> {
+    // With traces exported, the refresh's calls are marked background on the request's trace.
+    const spans = this.request.trail.trace.spans;
+    if (spans) spans.background = true;
     return storedOf(await this.answerer(this.request, this.facts));
   }
 }

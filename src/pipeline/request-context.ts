@@ -15,7 +15,8 @@ import { arrive } from '../gateway/arrival.js';
 import type { Arrival, ArrivalRules } from '../gateway/arrival.js';
 import type { RuntimeBindings } from '../gateway/env.js';
 import { recordOf } from '../gateway/request-record.js';
-import type { RecordSink } from '../gateway/request-record.js';
+import type { RecordSink, RequestRecord } from '../gateway/request-record.js';
+import type { SpanLog } from '../observability/tracing/span-log.js';
 import { carriesBody, toResponse, withHeader } from '../http/answer.js';
 import type { Identifier } from '../request/identity.js';
 import type { OperationId } from '../catalogue/operations.js';
@@ -29,6 +30,8 @@ import { withDeprecationSignal } from './deprecation-signal.js';
 import type { DeprecationSignal } from './deprecation-signal.js';
 import { refused } from './parts.js';
 import type { Outcome } from './parts.js';
+import { copyWith } from '../hot-path.js';
+import type { Tracer } from '../observability/tracing/tracer.js';
 
 export interface RequestContextOptions {
   readonly maxUrlLength: number;
@@ -40,8 +43,10 @@ export interface RequestContextOptions {
    * Undefined when only counters need the record (metrics without a log).
    */
   readonly details?: { readonly identifier: Identifier } | undefined;
-  /** Hands over the request, finished. */
-  readonly runtime: Pick<RuntimeBindings, 'arrival'>;
+  /** Hands over the request, finished; `defer` keeps a trace's export alive where the runtime needs it (the edge). */
+  readonly runtime: Pick<RuntimeBindings, 'arrival' | 'defer'>;
+  /** Exports kept traces (src/observability/tracing/tracer.ts); absent with export off: nothing is done. */
+  readonly tracer?: Tracer | undefined;
   /** Checks run before dispatch, in order (method, host, scheme); the first that answers wins. */
   readonly guards?: ReadonlyArray<Guard | undefined> | undefined;
   /** The deprecation signal of a catalogued operation (deprecation-signal.ts); absent when none is configured. */
@@ -51,13 +56,13 @@ export interface RequestContextOptions {
 }
 
 export function requestContext(options: RequestContextOptions): Handler {
-  const { maxUrlLength, rules, runtime, sink, details, dispatch, deprecation } = options;
+  const { maxUrlLength, rules, runtime, sink, details, dispatch, deprecation, tracer } = options;
   const guards = (options.guards ?? []).filter((guard): guard is Guard => guard !== undefined);
   const identifier = details?.identifier;
 
   // The answer is known at once when nothing had to wait (a refusal, a cache HIT), else when
   // dispatch's promise settles. The one Response and the one record are made here.
-  const finish = (arrival: Arrival, outcome: Outcome): Response => {
+  const finish = (c: Context, arrival: Arrival, outcome: Outcome): Response => {
     // Per-client headers go on here, after the page cache: the deprecation signal, the request id.
     const signal = deprecation && arrival.match && outcome.error !== 'client-gone' ? deprecation(arrival.match.operation.id) : undefined;
     const signalled = signal ? withDeprecationSignal(outcome.answer, signal) : outcome.answer;
@@ -67,15 +72,23 @@ export function requestContext(options: RequestContextOptions): Handler {
     const bytesOut = details ? (carriesBody(arrival.method, status) ? answered.bytes : 0) : undefined;
     const latencyMs = roundMs(performance.now() - arrival.startedPerf);
     const response = toResponse(answered);
-    sink(recordOf(arrival, outcome, { status, bytesOut, latencyMs, deprecation: signal?.told }, identifier));
+    const record = recordOf(arrival, outcome, { status, bytesOut, latencyMs, deprecation: signal?.told }, identifier);
+    const spans = arrival.trace.spans;
+    sink(tracer && spans ? traced(tracer, record, spans, c) : record);
     return response;
+  };
+
+  // With export on only: the verdict goes on the record (the usage line's `traced`); the spans are built later, off the path.
+  const traced = (on: Tracer, record: RequestRecord, spans: SpanLog, c: Context): RequestRecord => {
+    const verdict = on.take(record, spans, on.deferred ? (work) => runtime.defer?.(c, work) : undefined);
+    return verdict === undefined ? record : copyWith(record, { traced: verdict });
   };
 
   return (c) => {
     const startedPerf = performance.now();
     const arrival = arrive(runtime.arrival(c, maxUrlLength), rules, startedPerf);
     const refusedTarget = arrival.refusedTarget;
-    if (refusedTarget) return finish(arrival, refused(refusedTarget.status, 'bad-target', `The request target is refused: ${refusedTarget.reason}.`, arrival.json));
+    if (refusedTarget) return finish(c, arrival, refused(refusedTarget.status, 'bad-target', `The request target is refused: ${refusedTarget.reason}.`, arrival.json));
     let outcome: SyncOrAsync<Outcome>;
     try {
       outcome = runGuards(guards, arrival) ?? dispatch(c, arrival);
@@ -84,8 +97,8 @@ export function requestContext(options: RequestContextOptions): Handler {
     }
     return whenReady(
       outcome,
-      (done) => finish(arrival, done),
-      (error: unknown) => finish(arrival, failed(error, arrival.json)),
+      (done) => finish(c, arrival, done),
+      (error: unknown) => finish(c, arrival, failed(error, arrival.json)),
     );
   };
 }

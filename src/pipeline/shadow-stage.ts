@@ -19,6 +19,7 @@ import type { ShadowAnswer, ShadowComparator } from '../traffic/shadow.js';
 import { NO_SIGNAL } from './answerer.js';
 import type { Answerer, ReadFacts } from './answerer.js';
 import type { PipelineParts } from './parts.js';
+import { awaitShadow } from '../observability/tracing/span-log.js';
 
 export function withShadow(parts: PipelineParts, shadow: ShadowComparator, inner: Answerer, sides: Answerer): Answerer {
   return (request, facts) =>
@@ -81,7 +82,8 @@ function offerShadow(
   const secondary = config.traffic.shadow.measureNoise ? { secondary: askLegacy } : {};
   const job = { operation: operation.id, requestId, routeMode: request.routeMode, stepSince: inForce.stepSince ?? undefined, losses: mapping.losses, ignore: new Set(route?.shadow?.ignore ?? []) };
   if (!reverse) {
-    shadow.offer({ ...job, primary: request.json ? asShadow(answered) : askLegacy, candidate: askApi2, ...secondary }, defer);
+    const settled = request.trail.trace.spans ? awaitShadow(request.trail.trace.spans) : undefined;
+    shadow.offer({ ...job, primary: request.json ? asShadow(answered) : askLegacy, candidate: askApi2, ...secondary, settled }, defer);
     return;
   }
   // Past the cap, no background legacy call is made at all (the comparator's own cap counts a skip only once offered).
@@ -89,10 +91,12 @@ function offerShadow(
   const given = asShadow(answered);
   // What api2 answered this client, or, for an XML client, api2's JSON answer to the same request.
   const candidate = request.json ? async () => given : askApi2;
+  // With traces exported, the request's trace waits for the comparison (or for none being made).
+  const settled = request.trail.trace.spans ? awaitShadow(request.trail.trace.spans) : undefined;
   const asked = askLegacy().then(
     // Legacy failing is not api2 differing: nothing is compared.
-    (primary) => (primary.status >= 500 ? undefined : shadow.offer({ ...job, primary, candidate, ...secondary }, defer)),
-    () => undefined,
+    (primary) => (primary.status >= 500 ? settled?.(undefined) : shadow.offer({ ...job, primary, candidate, ...secondary, settled }, defer)),
+    () => settled?.(undefined),
   );
   defer(asked);
 }

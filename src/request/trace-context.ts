@@ -13,7 +13,12 @@
  * its usage log, so the backends may as well record theirs.
  *
  * Nothing here comes from a credential: trace and span ids are parsed hex or random bytes.
+ *
+ * With traces exported (`observability.tracing`), the trace holds a span log (src/observability/
+ * tracing/span-log.ts) where each call's span id is noted; without, none is made.
  */
+import { openCall, openSpanLog } from '../observability/tracing/span-log.js';
+import type { SpanLog } from '../observability/tracing/span-log.js';
 
 export const TRACEPARENT_HEADER = 'traceparent';
 export const TRACESTATE_HEADER = 'tracestate';
@@ -25,6 +30,8 @@ export interface TraceContext {
   readonly flags: '00' | '01';
   /** The client's `tracestate`, when passed on. */
   readonly state: string | undefined;
+  /** The request's span log, only when traces are exported. */
+  readonly spans?: SpanLog | undefined;
 }
 
 /** version-traceid-parentid-flags; a later version may append fields after a dash. */
@@ -34,26 +41,36 @@ const ZERO_SPAN = '0'.repeat(16);
 const TRACESTATE = /^[\x20-\x7e]{1,512}$/;
 
 /** The trace of a request: the client's when its `traceparent` is valid, else a new sampled one. */
-export function traceFrom(traceparent: string | undefined, tracestate: string | undefined): TraceContext {
+export function traceFrom(traceparent: string | undefined, tracestate: string | undefined, traced = false): TraceContext {
   const parsed = traceparent === undefined ? null : parseTraceparent(traceparent.trim());
-  if (!parsed) return { traceId: randomHex(16, ZERO_TRACE), flags: '01', state: undefined };
+  if (!parsed) return traced ? { traceId: randomHex(16, ZERO_TRACE), flags: '01', state: undefined, spans: openSpanLog(undefined, false) } : { traceId: randomHex(16, ZERO_TRACE), flags: '01', state: undefined };
   const state = tracestate !== undefined && TRACESTATE.test(tracestate.trim()) ? tracestate.trim() : undefined;
+  if (traced) return { traceId: parsed.traceId, flags: parsed.flags, state, spans: openSpanLog(parsed.parentId, parsed.flags === '01') };
   return { traceId: parsed.traceId, flags: parsed.flags, state };
 }
 
-function parseTraceparent(value: string): { traceId: string; flags: '00' | '01' } | null {
+function parseTraceparent(value: string): { traceId: string; parentId: string; flags: '00' | '01' } | null {
   const match = TRACEPARENT.exec(value);
   if (!match) return null;
   const [, version, traceId, parentId, flags, rest] = match as unknown as [string, string, string, string, string, string | undefined];
   // Version ff is invalid; version 00 has exactly four fields; a later version may have more.
   if (version === 'ff' || (version === '00' && rest !== undefined)) return null;
   if (traceId === ZERO_TRACE || parentId === ZERO_SPAN) return null;
-  return { traceId, flags: (parseInt(flags, 16) & 1) === 1 ? '01' : '00' };
+  return { traceId, parentId, flags: (parseInt(flags, 16) & 1) === 1 ? '01' : '00' };
 }
 
 /** The `traceparent` of one upstream call: the request's trace id, a new span id, its flags. */
 export function childTraceparent(trace: TraceContext): string {
-  return `00-${trace.traceId}-${randomHex(8, ZERO_SPAN)}-${trace.flags}`;
+  return traceparentWith(trace, newSpanId());
+}
+
+function traceparentWith(trace: TraceContext, spanId: string): string {
+  return `00-${trace.traceId}-${spanId}-${trace.flags}`;
+}
+
+/** A new span id: 16 hex digits, never all zero. */
+export function newSpanId(): string {
+  return randomHex(8, ZERO_SPAN);
 }
 
 /**
@@ -94,7 +111,9 @@ export interface RequestTrail {
  */
 export function markCall(headers: Record<string, string>, trail: RequestTrail): Record<string, string> {
   headers['x-request-id'] = trail.requestId;
-  headers[TRACEPARENT_HEADER] = childTraceparent(trail.trace);
+  const spanId = newSpanId();
+  headers[TRACEPARENT_HEADER] = traceparentWith(trail.trace, spanId);
+  if (trail.trace.spans) openCall(trail.trace.spans, headers, spanId);
   if (trail.trace.state !== undefined) headers[TRACESTATE_HEADER] = trail.trace.state;
   return headers;
 }

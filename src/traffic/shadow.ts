@@ -91,6 +91,8 @@ export interface ShadowJob {
   readonly candidate: () => Promise<ShadowAnswer>;
   /** A second legacy answer to the same request, for noise; absent when noise is not measured. */
   readonly secondary?: () => Promise<ShadowAnswer>;
+  /** Told the comparison's record once it ends, whatever its outcome (the request's trace waits for it). */
+  readonly settled?: ((record: ShadowRecord) => void) | undefined;
 }
 
 export interface ShadowOptions {
@@ -203,7 +205,9 @@ export class ShadowComparator {
       if (d.legacy !== undefined && d.api2 !== undefined) keepExample(s.examples, { path: d.path, legacy: d.legacy, api2: d.api2, time });
     }
     for (const path of result.noise ?? []) s.noise.set(path, (s.noise.get(path) ?? 0) + 1);
-    this.options.onRecord?.({ kind: 'shadow', time, id: crypto.randomUUID(), requestId: job.requestId, operation: job.operation, ...(job.routeMode !== undefined ? { routeMode: job.routeMode } : {}), ...(job.stepSince !== undefined ? { stepSince: job.stepSince } : {}), ...result });
+    const record: ShadowRecord = { kind: 'shadow', time, id: crypto.randomUUID(), requestId: job.requestId, operation: job.operation, ...(job.routeMode !== undefined ? { routeMode: job.routeMode } : {}), ...(job.stepSince !== undefined ? { stepSince: job.stepSince } : {}), ...result };
+    this.options.onRecord?.(record);
+    job.settled?.(record);
   }
 }
 

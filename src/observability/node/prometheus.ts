@@ -20,6 +20,7 @@
  */
 import cluster from 'node:cluster';
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { TracerCounts } from '../tracing/tracer.js';
 import type { UpstreamPoolStats } from '../../upstream/types.js';
 import type { RecordSink, RequestRecord } from '../../gateway/request-record.js';
 import type { MetricsEndpoint } from '../../gateway/admin-port.js';
@@ -56,6 +57,8 @@ interface RequestChildren {
 
 export interface PrometheusOptions {
   readonly droppedLogLines?: () => number;
+  /** The trace export's counts (src/observability/tracing/tracer.ts), with `observability.tracing` on. */
+  readonly traces?: () => TracerCounts;
   /** The upstream pools in force, read at each scrape (they change with config reloads). */
   readonly upstreamPools?: () => ReadonlyArray<{ readonly name: string; readonly stats: UpstreamPoolStats }>;
   /** The shared cache tier's state, read at each scrape (undefined: none configured). */
@@ -120,6 +123,31 @@ export function createPrometheusMetrics(options: PrometheusOptions = {}): Promet
       collect() {
         this.reset();
         this.inc(dropped());
+      },
+    });
+  }
+
+  if (options.traces) {
+    const counts = options.traces;
+    const spans = (name: string, help: string, read: (c: TracerCounts) => number) =>
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read(counts()));
+        },
+      });
+    spans('gateway_trace_spans_exported_total', 'Spans the OTLP receiver took.', (c) => c.exported);
+    spans('gateway_trace_spans_dropped_total', 'Spans of kept traces dropped because the export queue was full (observability.tracing.queueSize).', (c) => c.dropped);
+    spans('gateway_trace_spans_failed_total', 'Spans sent that the OTLP receiver did not take (down, slower than observability.tracing.timeoutMs, or refusing).', (c) => c.failed);
+    new Gauge({
+      name: 'gateway_trace_queue_traces',
+      help: 'Kept traces held for export now (queued, or waiting for their shadow comparison).',
+      registers,
+      collect() {
+        this.set(counts().held);
       },
     });
   }

@@ -22,6 +22,8 @@ import { createPrometheusMetrics } from './prometheus.js';
 import type { PrometheusOptions } from './prometheus.js';
 import { instanceId, originSource } from './origin.js';
 import { createUsageLog } from './usage-log.js';
+import { createNodeTracer } from './trace-export.js';
+import type { Tracer } from '../tracing/tracer.js';
 import type { UsageLog } from './usage-log.js';
 
 export interface NodeObservability {
@@ -33,6 +35,8 @@ export interface NodeObservability {
   /** Admin views and where to listen for them, when a separate admin listener is configured. */
   readonly adminListener: { readonly routes: AdminRoutes; readonly host: string; readonly port: number } | undefined;
   readonly usageLog: UsageLog | undefined;
+  /** Exports kept traces over OTLP (`observability.tracing`); undefined with export off. */
+  readonly tracer: Tracer | undefined;
   /** The metrics registry, when metrics are served (more metrics may be registered on it). */
   readonly metricsRegistry: Registry | undefined;
   /** Things the operator should know at start (printed by `npm start`). */
@@ -57,13 +61,14 @@ export function createNodeObservability(
     notes.push('observability.hashKey is not set: client and user hashes change at every restart and clientLabels cannot match');
   }
 
+  const tracing = createNodeTracer(obs.tracing, instanceId(obs.instance));
   const access = adminAccess(obs);
   const served = obs.metrics.enabled && (obs.admin.listen !== undefined || access.bearerToken !== undefined);
   if (obs.metrics.enabled && !served) {
     notes.push('metrics are not served: set observability.admin.listen (an admin listener) or a bearer token (observability.admin.bearerToken, bearerTokenFile or GATEWAY_ADMIN_TOKEN)');
   }
   const metrics = served
-    ? createPrometheusMetrics({ ...(usageLog ? { droppedLogLines: () => usageLog.dropped() } : {}), ...(upstreamPools ? { upstreamPools } : {}), ...(cacheTier ? { cacheTier } : {}) })
+    ? createPrometheusMetrics({ ...(usageLog ? { droppedLogLines: () => usageLog.dropped() } : {}), ...(upstreamPools ? { upstreamPools } : {}), ...(cacheTier ? { cacheTier } : {}), ...(tracing ? { traces: () => tracing.tracer.counts() } : {}) })
     : undefined;
   const routes: AdminRoutes | undefined = metrics
     ? { metricsPath: obs.metrics.path, bearerToken: access.bearerToken, openMetrics: access.openMetrics, metrics: metrics.endpoint, views, actions }
@@ -79,9 +84,12 @@ export function createNodeObservability(
     mainAdmin: routes && !obs.admin.listen ? routes : undefined,
     adminListener: routes && obs.admin.listen ? { routes, host: obs.admin.listen.host, port: obs.admin.listen.port } : undefined,
     usageLog,
+    tracer: tracing?.tracer,
     metricsRegistry: metrics?.registry,
     notes,
     async close() {
+      // Kept traces are sent before the process goes (bounded by the export's deadline).
+      await tracing?.close();
       await usageLog?.close();
     },
   };
