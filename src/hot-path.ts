@@ -77,6 +77,44 @@ export function remembered<K, V>(limit: number, compute: (key: K) => V): (key: K
   };
 }
 
+/** A memo of `rememberedWhenShort`: the answer, and how many are remembered now. */
+export interface KeyedMemo<I, V> {
+  (key: string, inputs: I): V;
+  readonly size: () => number;
+}
+
+/**
+ * `compute(key, inputs)` remembered by `key`, for a `key` that is the exact text of everything
+ * `compute` reads of `inputs` (the caller's duty: then an answer is never handed to inputs that
+ * differ). At most `limit` answers, all forgotten at once when full, and none for a key longer
+ * than `maxKeyLength`, so the memory is bounded by limit × (maxKeyLength + an answer). For the
+ * canonical request of a repeated request: one Map lookup instead of parsing and checking it.
+ */
+export function rememberedWhenShort<I, V>(limit: number, maxKeyLength: number, compute: (key: string, inputs: I) => V): KeyedMemo<I, V> {
+  const answers = new Map<string, V>();
+  const memo = (key: string, inputs: I): V => {
+    if (key.length > maxKeyLength) return compute(key, inputs);
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      answer = compute(key, inputs);
+      if (answers.size >= limit) answers.clear();
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+  return Object.assign(memo, { size: () => answers.size });
+}
+
+/** `rememberedWhenShort` per owner (a shared canonical request's parameters): dropped with it (WeakMap). */
+export function rememberedPerOwner<O extends object, I, V>(limit: number, maxKeyLength: number, compute: (owner: O, key: string, inputs: I) => V): (owner: O, key: string, inputs: I) => V {
+  const byOwner = new WeakMap<O, KeyedMemo<I, V>>();
+  return (owner, key, inputs) => {
+    let memo = byOwner.get(owner);
+    if (!memo) byOwner.set(owner, (memo = rememberedWhenShort(limit, maxKeyLength, (k: string, i: I) => compute(owner, k, i))));
+    return memo(key, inputs);
+  };
+}
+
 /** The same per owner (a rule, a stored page): an owner's answers are dropped with it (WeakMap). */
 export function rememberedPer<O extends object, K, V>(limit: number, compute: (owner: O, key: K) => V): (owner: O, key: K) => V {
   const byOwner = new WeakMap<O, (key: K) => V>();

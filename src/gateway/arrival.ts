@@ -20,6 +20,25 @@ import type { Credentials } from '../request/credentials.js';
 import { readPairs } from '../request/pairs.js';
 import type { Pair } from '../request/pairs.js';
 import type { RuntimeArrival } from './env.js';
+import { rememberedWhenShort } from '../hot-path.js';
+
+/**
+ * The query's pairs and the credentials, read once per distinct query and Authorization header
+ * (a pure function of the two, keyed by both, each after its length): a repeated request reuses
+ * them, frozen, as every request with the same two shares them.
+ */
+const queryFacts = rememberedWhenShort(1024, 512, (_key: string, raw: { readonly query: string; readonly authorization: string | undefined }) => {
+  const pairs = Object.freeze(readPairs(raw.query).map((pair) => Object.freeze(pair)));
+  const credentials = credentialsOf(pairs, raw.authorization);
+  Object.freeze(credentials.apiKeys);
+  if (credentials.user) Object.freeze(credentials.user);
+  return { pairs, credentials: Object.freeze(credentials) };
+});
+
+function queryFactsOf(query: string, authorization: string | undefined): { readonly pairs: readonly Pair[]; readonly credentials: Credentials } {
+  const key = authorization === undefined ? `-${query}` : `${authorization.length}:${authorization}${query}`;
+  return queryFacts(key, { query, authorization });
+}
 
 export interface Arrival {
   /** From `X-Request-Id` when acceptable, else generated. */
@@ -77,8 +96,7 @@ export interface ArrivalRules {
 export function arrive(raw: RuntimeArrival, rules: ArrivalRules, startedPerf: number): Arrival {
   const headers = endToEndHeaders(raw.headers as Record<string, string>);
   const { target } = raw;
-  const pairs = readPairs(target.query);
-  const credentials = credentialsOf(pairs, headers['authorization']);
+  const { pairs, credentials } = queryFactsOf(target.query, headers['authorization']);
   const match = target.ok ? rules.routes.match(raw.method, target.path) : null;
   const client = viewClient(raw.peer, headers, rules.trusted);
   return {
@@ -103,3 +121,6 @@ export function arrive(raw: RuntimeArrival, rules: ArrivalRules, startedPerf: nu
     refusedTarget: target.ok ? undefined : { status: target.status, reason: target.reason },
   };
 }
+
+/** How many queries' facts are remembered now (at most 1024). */
+export const rememberedQueries = (): number => queryFacts.size();
