@@ -98,11 +98,12 @@ export function createLiveCounters(options: LiveCounterOptions = {}): LiveCounte
     const oldest = start - spanMs;
     for (const key of local.keys()) if (key <= oldest) local.delete(key);
   };
-  const count = (apply: (tally: Tally) => void) => {
+  // The record is handed through, not captured: counting a request makes no closure.
+  const count = <R>(apply: (tally: Tally, record: R) => void, record: R) => {
     const start = startOf(now());
     if (!local.has(start)) prune(start);
-    apply(bucket(local, start));
-    if (store) apply(bucket(pending, start));
+    apply(bucket(local, start), record);
+    if (store) apply(bucket(pending, start), record);
   };
 
   const flush = (): Promise<void> => {
@@ -137,11 +138,11 @@ export function createLiveCounters(options: LiveCounterOptions = {}): LiveCounte
     scope: store ? 'fleet' : 'replica',
     bucketMs,
     spanMs,
-    recordRequest: (record) => count((tally) => tallyRequest(tally, record)),
-    recordShadow: (record) => count((tally) => tallyShadow(tally, record)),
+    recordRequest: (record) => count(tallyRequest, record),
+    recordShadow: (record) => count(tallyShadow, record),
     recordBreaker(upstream, to) {
       if (upstream === API2) api2Breaker = to;
-      if (to === 'open') count((tally) => tallyBreakerOpen(tally, upstream));
+      if (to === 'open') count(tallyBreakerOpen, upstream);
     },
     async window(sinceMs) {
       const toMs = now();
