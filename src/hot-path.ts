@@ -105,7 +105,8 @@ export interface KeyedMemo<I, V> {
  * `compute(key, inputs)` remembered by `key`, for a `key` that is the exact text of everything
  * `compute` reads of `inputs` (the caller's duty: then an answer is never handed to inputs that
  * differ). At most `limit` answers, all forgotten at once when full, and none for a key longer
- * than `maxKeyLength`, so the memory is bounded by limit × (maxKeyLength + an answer). For the
+ * than `maxKeyLength`, so the memory is bounded by limit × (maxKeyLength + an answer); an undefined
+ * answer is not remembered. For the
  * canonical request of a repeated request: one Map lookup instead of parsing and checking it.
  */
 export function rememberedWhenShort<I, V>(limit: number, maxKeyLength: number, compute: (key: string, inputs: I) => V): KeyedMemo<I, V> {
@@ -115,6 +116,7 @@ export function rememberedWhenShort<I, V>(limit: number, maxKeyLength: number, c
     let answer = answers.get(key);
     if (answer === undefined) {
       answer = compute(key, inputs);
+      if (answer === undefined) return answer;
       if (answers.size >= limit) answers.clear();
       answers.set(key, answer);
     }

@@ -1,12 +1,13 @@
 /**
- * Issue 47: a repeated request skips parsing, checking and keying (the memos of
- * src/gateway/arrival.ts, src/request/canonical-request.ts and src/cache/page-key.ts). Property:
+ * Issue 47: a repeated request skips routing, parsing, checking and keying (the memos of
+ * src/catalogue/route-table.ts, src/gateway/arrival.ts, src/request/canonical-request.ts and
+ * src/cache/page-key.ts). Property:
  * for a stream of generated requests that repeat and differ in every fact the canonical request,
  * its page key or its answer depends on (query text, parameter values and case, duplicates,
  * unknown parameters, api keys, users and passwords, path form, method, Accept, Accept-Encoding,
  * Content-Type, the client's scheme and host, the cache side, plan and user hash, the unknown-
- * parameter rule), each request's canonical request and page key are exactly those built without
- * any memo; and the memos are used (repeated requests share one checked entry). A second test
+ * parameter rule), each request's route match, canonical request and page key are exactly those
+ * built without any memo; and the memos are used (repeated requests share one checked entry). A second test
  * sends a stream of distinct requests and holds the memos' memory to a fixed bound.
  */
 import { setFlagsFromString } from 'node:v8';
@@ -126,6 +127,8 @@ describe('a repeated request is answered from the memos exactly as without them'
           const arrival = request.sharedPairs ? sharingPairs(arrived(request)) : arrived(request);
           const match = arrival.match;
           expect(match, request.target).not.toBeNull();
+          // The route table's remembered match is the one worked out afresh.
+          expect(match).toEqual(CATALOGUE_ROUTES.matchAfresh(arrival.method, arrival.path));
           const remembered = canonicalRequest(arrival, match!, null, unknown);
           const plain = canonicalRequest(unremembered(arrival), match!, null, unknown);
           expect(facts(remembered)).toEqual(facts(plain));
@@ -147,6 +150,18 @@ describe('a repeated request is answered from the memos exactly as without them'
     );
     // The memo was used: repeated requests were handed a remembered entry.
     expect(repeats).toBeGreaterThan(300);
+  });
+});
+
+describe('the route table remembers a match per method and path', () => {
+  it('answers every method and path form as worked out afresh, asked in any order', () => {
+    const paths = ['/favorites', '/Favorites/', '/v2/favorites', '/grocerylist', '/grocerylist/7', '/grocerylist7', '/review/12', '/REVIEW/12/', '/review/13', '/reviews', '/recipes', '/nowhere'];
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE'), fc.constantFrom(...paths)), { minLength: 10, maxLength: 80 }), (asked) => {
+        for (const [method, path] of asked) expect(CATALOGUE_ROUTES.match(method, path)).toEqual(CATALOGUE_ROUTES.matchAfresh(method, path));
+      }),
+      { numRuns: 100, seed: 47 },
+    );
   });
 });
 

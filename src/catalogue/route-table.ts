@@ -7,6 +7,7 @@
  */
 import { OPERATIONS } from './operations.js';
 import type { Method, Operation, PathForm, PathFormKind } from './operations.js';
+import { rememberedWhenShort } from '../hot-path.js';
 
 export interface RouteMatch {
   readonly operation: Operation;
@@ -64,8 +65,22 @@ export class RouteTable {
     }
   }
 
+  /**
+   * A method and path's match, remembered (a pure function of the two, frozen as it is shared):
+   * a repeated request tries no pattern. Null (no operation) is not remembered.
+   */
+  private readonly remembered = rememberedWhenShort(1024, 256, (_key: string, asked: { readonly method: string; readonly path: string }) => {
+    const found = this.matchAfresh(asked.method, asked.path);
+    return found ? Object.freeze({ ...found, pathParams: Object.freeze(found.pathParams) }) : undefined;
+  });
+
   /** `path` must already be normalised (src/http/target.ts): no dot segments, no repeated slashes. */
   match(method: string, path: string): RouteMatch | null {
+    return this.remembered(`${method.length}:${method}${path}`, { method, path }) ?? null;
+  }
+
+  /** The match worked out again, without the memo (what the memo remembers; tests compare the two). */
+  matchAfresh(method: string, path: string): RouteMatch | null {
     const candidates = this.byMethod.get(method === 'HEAD' ? 'GET' : method);
     if (!candidates) return null;
 
