@@ -12,6 +12,12 @@
  *
  * Budgets are µs per request on the bench's machine, where bare Hono costs BARE_HONO_US; on another
  * machine (or a busier hour) they scale by the bare Hono anchor measured in the same run.
+ * DECISION: that anchor is profiled as the target is (the same sampling profilers, the same load),
+ * and its process CPU per request is the yardstick: the profilers' cost lands on the target's
+ * self times and on the anchor alike. A bare Hono measured without them (as `npm run bench` does)
+ * read 18-34 µs a request on 2026-11-28 and 40 µs profiled, while a profiled HIT's CPU was ~2x its
+ * unprofiled one: scaling a profile by an unprofiled anchor would hold the parts to about half
+ * their budget.
  */
 
 /** Bare Hono's CPU per request on the bench's machine when the budgets were set (issue 47's table, 2026-11-27). */
@@ -126,7 +132,7 @@ export function partLines(rows: readonly PartTime[], kind: Budgeted | undefined,
   const whole = kind ? totalBudget(kind) * scale : undefined;
   const head = kind
     ? `the gateway's own work per request, by part, against the ${kind === 'hit' ? 'cache HIT' : 'pass-through'} budget ` +
-      (anchorUs === undefined ? '(not scaled: no bare Hono anchor measured)' : `(scaled ${scale.toFixed(2)}x: bare Hono ${anchorUs.toFixed(1)} µs/request now, ${BARE_HONO_US} on the bench's machine)`)
+      (anchorUs === undefined ? '(not scaled: no bare Hono anchor measured)' : `(scaled ${scale.toFixed(2)}x: bare Hono ${anchorUs.toFixed(1)} µs/request now, profiled alike; ${BARE_HONO_US} on the bench's machine)`)
     : "the gateway's own work per request, by part (no budget for this target)";
   return [head, ...rows.map((row) => line(row.part, row.us, row.budgetUs)), line('sum of the parts', sum, whole)];
 }

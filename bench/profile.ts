@@ -99,32 +99,43 @@ function* heapSamples(node: HeapNode): Generator<[CallFrame, number]> {
 }
 
 /** Starts the target, warms it up 3 s, measures `around` S seconds of load, and stops it. */
-async function underLoad<T>(options: Options, upstreams: UpstreamInfo, execArgv: readonly string[], around: (child: Child, load: () => Promise<Measurement>) => Promise<T>, target = options.target, warmupS = 3): Promise<T> {
+async function underLoad<T>(options: Options, upstreams: UpstreamInfo, execArgv: readonly string[], around: (child: Child, load: () => Promise<Measurement>) => Promise<T>, target = options.target): Promise<T> {
   const child = await startTarget(target, upstreams, { gcTrace: true, execArgv });
   try {
     if (!child.ask) throw new Error(`--target ${target}: not a Node process`);
     const url = `${String(child.info['origin'])}${SEARCH_TARGET}`;
-    await measureTarget(child, url, 50, warmupS);
+    await measureTarget(child, url, 50, 3);
     return await around(child, () => measureTarget(child, url, 50, options.durationS));
   } finally {
     await child.kill();
   }
 }
 
+/** `target` warmed up 3 s, then profiled over `options.durationS` seconds of load: what was measured, and the profiles' files. */
+function profiledLoad(options: Options, upstreams: UpstreamInfo, dir: string, target: string): Promise<{ measured: Measurement; files: string[] }> {
+  return underLoad(
+    options,
+    upstreams,
+    [],
+    async (child, load) => {
+      await child.ask!({ type: 'profile-start' });
+      const measured = await load();
+      return { measured, files: await child.ask!<string[]>({ type: 'profile-stop', dir, name: `${target}-${Date.now()}` }) };
+    },
+    target,
+  );
+}
+
 async function profiles(options: Options, upstreams: UpstreamInfo): Promise<Outcome> {
   const dir = resolve(options.out);
   await mkdir(dir, { recursive: true });
   process.stderr.write(`${options.target}: warm-up 3 s, then ${options.durationS} s profiled…\n`);
-  const { measured, files } = await underLoad(options, upstreams, [], async (child, load) => {
-    await child.ask!({ type: 'profile-start' });
-    const measured = await load();
-    return { measured, files: await child.ask!<string[]>({ type: 'profile-stop', dir, name: `${options.target}-${Date.now()}` }) };
-  });
+  const { measured, files } = await profiledLoad(options, upstreams, dir, options.target);
   const [cpu, heap] = (await Promise.all(files.map((file) => readFile(file, 'utf8').then((text) => JSON.parse(text) as unknown)))) as [CpuProfile, { head: HeapNode }];
   const time = tally(cpuSamples(cpu), measured.requests, 'µs', 40, 30);
   const kind = budgetedAs(options.target);
-  // The budgets' yardstick, measured right after (3 s warm-up, 4 s), without a profiler, as the bench measures it.
-  const anchorUs = kind ? (await underLoad({ ...options, durationS: 4 }, upstreams, [], (_child, load) => load(), 'hono', 3)).cpuUsPerRequest : undefined;
+  // The budgets' yardstick: bare Hono right after, profiled alike (the profiler's cost lands on both), its CPU per request.
+  const anchorUs = kind ? (await profiledLoad({ ...options, durationS: Math.min(options.durationS, 5) }, upstreams, dir, 'hono')).measured.cpuUsPerRequest : undefined;
   const scale = anchorUs !== undefined && Number.isFinite(anchorUs) ? anchorUs / BARE_HONO_US : 1;
   const parts = partTable(ownPartTimes(cpu), measured.requests, kind, scale);
   const allocated = tally(heapSamples(heap.head), measured.requests, 'B ', 25, 25);

@@ -8,6 +8,7 @@
 import { OPERATIONS } from './operations.js';
 import type { Method, Operation, PathForm, PathFormKind } from './operations.js';
 import { rememberedWhenShort } from '../hot-path.js';
+import type { KeyedMemo } from '../hot-path.js';
 
 export interface RouteMatch {
   readonly operation: Operation;
@@ -66,17 +67,18 @@ export class RouteTable {
   }
 
   /**
-   * A method and path's match, remembered (a pure function of the two, frozen as it is shared):
-   * a repeated request tries no pattern. Null (no operation) is not remembered.
+   * A path's match per method asked, remembered (a pure function of the two, frozen as it is
+   * shared): a repeated request tries no pattern. Only methods some operation takes have a memo;
+   * no match is not remembered.
    */
-  private readonly remembered = rememberedWhenShort(1024, 256, (_key: string, asked: { readonly method: string; readonly path: string }) => {
-    const found = this.matchAfresh(asked.method, asked.path);
-    return found ? Object.freeze({ ...found, pathParams: Object.freeze(found.pathParams) }) : undefined;
-  });
+  private readonly remembered = new Map<string, KeyedMemo<string, RouteMatch | undefined>>();
 
   /** `path` must already be normalised (src/http/target.ts): no dot segments, no repeated slashes. */
   match(method: string, path: string): RouteMatch | null {
-    return this.remembered(`${method.length}:${method}${path}`, { method, path }) ?? null;
+    if (!this.byMethod.has(method === 'HEAD' ? 'GET' : method)) return null;
+    let memo = this.remembered.get(method);
+    if (!memo) this.remembered.set(method, (memo = rememberedWhenShort(1024, 256, (asked: string) => frozenMatch(this.matchAfresh(method, asked)))));
+    return memo(path, path) ?? null;
   }
 
   /** The match worked out again, without the memo (what the memo remembers; tests compare the two). */
@@ -117,6 +119,10 @@ export class RouteTable {
     }
     return methods;
   }
+}
+
+function frozenMatch(found: RouteMatch | null): RouteMatch | undefined {
+  return found ? Object.freeze({ ...found, pathParams: Object.freeze(found.pathParams) }) : undefined;
 }
 
 /** The catalogue's route table, compiled once for the process. */

@@ -22,22 +22,28 @@ import type { Pair } from '../request/pairs.js';
 import type { RuntimeArrival } from './env.js';
 import { rememberedWhenShort } from '../hot-path.js';
 
-/**
- * The query's pairs and the credentials, read once per distinct query and Authorization header
- * (a pure function of the two, keyed by both, each after its length): a repeated request reuses
- * them, frozen, as every request with the same two shares them.
- */
-const queryFacts = rememberedWhenShort(1024, 512, (_key: string, raw: { readonly query: string; readonly authorization: string | undefined }) => {
-  const pairs = Object.freeze(readPairs(raw.query).map((pair) => Object.freeze(pair)));
-  const credentials = credentialsOf(pairs, raw.authorization);
+type QueryFacts = { readonly pairs: readonly Pair[]; readonly credentials: Credentials };
+
+/** The query's pairs and the credentials, frozen: shared by every request with the same two. */
+function readQueryFacts(query: string, authorization: string | undefined): QueryFacts {
+  const pairs = Object.freeze(readPairs(query).map((pair) => Object.freeze(pair)));
+  const credentials = credentialsOf(pairs, authorization);
   Object.freeze(credentials.apiKeys);
   if (credentials.user) Object.freeze(credentials.user);
   return { pairs, credentials: Object.freeze(credentials) };
-});
+}
 
-function queryFactsOf(query: string, authorization: string | undefined): { readonly pairs: readonly Pair[]; readonly credentials: Credentials } {
-  const key = authorization === undefined ? `-${query}` : `${authorization.length}:${authorization}${query}`;
-  return queryFacts(key, { query, authorization });
+/**
+ * The query's pairs and the credentials, read once per distinct query text and Authorization
+ * header (a pure function of the two): a repeated request reuses them. Without Authorization (most
+ * requests) the query text is the key as it is; with it, the header after its length, then the query.
+ */
+const withoutAuthorization = rememberedWhenShort(1024, 512, (query: string) => readQueryFacts(query, undefined));
+const withAuthorization = rememberedWhenShort(1024, 512, (_key: string, raw: { readonly query: string; readonly authorization: string }) => readQueryFacts(raw.query, raw.authorization));
+
+function queryFactsOf(query: string, authorization: string | undefined): QueryFacts {
+  if (authorization === undefined) return withoutAuthorization(query, query);
+  return withAuthorization(`${authorization.length}:${authorization}${query}`, { query, authorization });
 }
 
 export interface Arrival {
@@ -122,5 +128,5 @@ export function arrive(raw: RuntimeArrival, rules: ArrivalRules, startedPerf: nu
   };
 }
 
-/** How many queries' facts are remembered now (at most 1024). */
-export const rememberedQueries = (): number => queryFacts.size();
+/** How many queries' facts are remembered now (at most 1,024 without Authorization, 1,024 with). */
+export const rememberedQueries = (): number => withoutAuthorization.size() + withAuthorization.size();

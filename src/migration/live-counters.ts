@@ -98,11 +98,18 @@ export function createLiveCounters(options: LiveCounterOptions = {}): LiveCounte
     const oldest = start - spanMs;
     for (const key of local.keys()) if (key <= oldest) local.delete(key);
   };
+  // The bucket being filled, kept at hand until the clock leaves it (local buckets are only pruned when a new one starts).
+  let currentStart = Number.NaN;
+  let current: Tally = new Map();
   // The record is handed through, not captured: counting a request makes no closure.
   const count = <R>(apply: (tally: Tally, record: R) => void, record: R) => {
     const start = startOf(now());
-    if (!local.has(start)) prune(start);
-    apply(bucket(local, start), record);
+    if (start !== currentStart) {
+      if (!local.has(start)) prune(start);
+      current = bucket(local, start);
+      currentStart = start;
+    }
+    apply(current, record);
     if (store) apply(bucket(pending, start), record);
   };
 
