@@ -12,19 +12,26 @@ import type { Measurement } from './load.js';
 import type { Options, Outcome } from './options.js';
 import { SEARCH_TARGET } from './pages.js';
 import { treeRssBytes } from './proc.js';
+import { BARE_HONO_US, OTHER_PART, budgetedAs, partLines, partOfModule, partTable } from './budget.js';
 import { median } from './report.js';
 import { startTarget } from './scenarios.js';
 
 type CallFrame = { readonly functionName: string; readonly url: string; readonly lineNumber: number };
-type CpuProfile = { readonly nodes: ReadonlyArray<{ id: number; callFrame: CallFrame }>; readonly samples: readonly number[]; readonly timeDeltas: readonly number[] };
+type CpuProfile = { readonly nodes: ReadonlyArray<{ id: number; callFrame: CallFrame; children?: readonly number[] }>; readonly samples: readonly number[]; readonly timeDeltas: readonly number[] };
 type HeapNode = { readonly callFrame: CallFrame; readonly selfSize: number; readonly children: readonly HeapNode[] };
+
+/** The gateway's own module a frame runs in (relative to src/; `mappings/…`), or undefined. */
+function ownModuleOf(frame: CallFrame): string | undefined {
+  const own = /\/(src|mappings)\/(.+?)\.[jt]s$/.exec(frame.url);
+  return own && !frame.url.includes('node_modules') ? `${own[1] === 'src' ? '' : 'mappings/'}${own[2]}` : undefined;
+}
 
 /** The part of the code a frame belongs to. */
 function partOf(frame: CallFrame): string {
   const url = frame.url;
   if (!url) return frame.functionName.startsWith('(') ? frame.functionName : '(native)';
-  const own = /\/(src|mappings)\/(.+?)\.[jt]s$/.exec(url);
-  if (own && !url.includes('node_modules')) return `${own[1] === 'src' ? '' : 'mappings/'}${own[2]}`;
+  const own = ownModuleOf(frame);
+  if (own !== undefined) return own;
   const library = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (library) return library[1]!;
   const internal = /^node:(?:internal\/)?([^/]+)/.exec(url);
@@ -55,16 +62,47 @@ function* cpuSamples(cpu: CpuProfile): Generator<[CallFrame, number]> {
   }
 }
 
+/**
+ * The main thread's self time in the gateway's own modules, summed by the part of the request
+ * each does (bench/budget.ts): a helper's, or a module no rule names, goes to its nearest caller's part.
+ */
+function ownPartTimes(cpu: CpuProfile): Map<string, number> {
+  const byId = new Map(cpu.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of cpu.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const placed = new Map<number, string | null>();
+  const placeOf = (id: number): string | null => {
+    const known = placed.get(id);
+    if (known !== undefined) return known;
+    const module = ownModuleOf(byId.get(id)!.callFrame);
+    if (module === undefined) return null;
+    let part: string | undefined = partOfModule(module);
+    for (let up = parent.get(id); part === undefined && up !== undefined; up = parent.get(up)) {
+      const caller = ownModuleOf(byId.get(up)!.callFrame);
+      if (caller !== undefined) part = partOfModule(caller);
+    }
+    const found = part ?? OTHER_PART;
+    placed.set(id, found);
+    return found;
+  };
+  const times = new Map<string, number>();
+  for (const [index, id] of cpu.samples.entries()) {
+    const part = placeOf(id);
+    if (part !== null) times.set(part, (times.get(part) ?? 0) + (cpu.timeDeltas[index] ?? 0));
+  }
+  return times;
+}
+
 function* heapSamples(node: HeapNode): Generator<[CallFrame, number]> {
   if (node.selfSize > 0) yield [node.callFrame, node.selfSize];
   for (const child of node.children) yield* heapSamples(child);
 }
 
 /** Starts the target, warms it up 3 s, measures `around` S seconds of load, and stops it. */
-async function underLoad<T>(options: Options, upstreams: UpstreamInfo, execArgv: readonly string[], around: (child: Child, load: () => Promise<Measurement>) => Promise<T>): Promise<T> {
-  const child = await startTarget(options.target, upstreams, { gcTrace: true, execArgv });
+async function underLoad<T>(options: Options, upstreams: UpstreamInfo, execArgv: readonly string[], around: (child: Child, load: () => Promise<Measurement>) => Promise<T>, target = options.target): Promise<T> {
+  const child = await startTarget(target, upstreams, { gcTrace: true, execArgv });
   try {
-    if (!child.ask) throw new Error(`--target ${options.target}: not a Node process`);
+    if (!child.ask) throw new Error(`--target ${target}: not a Node process`);
     const url = `${String(child.info['origin'])}${SEARCH_TARGET}`;
     await measureTarget(child, url, 50, 3);
     return await around(child, () => measureTarget(child, url, 50, options.durationS));
@@ -73,17 +111,33 @@ async function underLoad<T>(options: Options, upstreams: UpstreamInfo, execArgv:
   }
 }
 
+/** `target` warmed up 3 s, then profiled over `options.durationS` seconds of load: what was measured, and the profiles' files. */
+function profiledLoad(options: Options, upstreams: UpstreamInfo, dir: string, target: string): Promise<{ measured: Measurement; files: string[] }> {
+  return underLoad(
+    options,
+    upstreams,
+    [],
+    async (child, load) => {
+      await child.ask!({ type: 'profile-start' });
+      const measured = await load();
+      return { measured, files: await child.ask!<string[]>({ type: 'profile-stop', dir, name: `${target}-${Date.now()}` }) };
+    },
+    target,
+  );
+}
+
 async function profiles(options: Options, upstreams: UpstreamInfo): Promise<Outcome> {
   const dir = resolve(options.out);
   await mkdir(dir, { recursive: true });
   process.stderr.write(`${options.target}: warm-up 3 s, then ${options.durationS} s profiled…\n`);
-  const { measured, files } = await underLoad(options, upstreams, [], async (child, load) => {
-    await child.ask!({ type: 'profile-start' });
-    const measured = await load();
-    return { measured, files: await child.ask!<string[]>({ type: 'profile-stop', dir, name: `${options.target}-${Date.now()}` }) };
-  });
+  const { measured, files } = await profiledLoad(options, upstreams, dir, options.target);
   const [cpu, heap] = (await Promise.all(files.map((file) => readFile(file, 'utf8').then((text) => JSON.parse(text) as unknown)))) as [CpuProfile, { head: HeapNode }];
   const time = tally(cpuSamples(cpu), measured.requests, 'µs', 40, 30);
+  const kind = budgetedAs(options.target);
+  // The budgets' yardstick: bare Hono right after, profiled alike (the profiler's cost lands on both), its CPU per request.
+  const anchorUs = kind ? (await profiledLoad({ ...options, durationS: Math.min(options.durationS, 5) }, upstreams, dir, 'hono')).measured.cpuUsPerRequest : undefined;
+  const scale = anchorUs !== undefined && Number.isFinite(anchorUs) ? anchorUs / BARE_HONO_US : 1;
+  const parts = partTable(ownPartTimes(cpu), measured.requests, kind, scale);
   const allocated = tally(heapSamples(heap.head), measured.requests, 'B ', 25, 25);
   process.stdout.write(
     [
@@ -92,11 +146,12 @@ async function profiles(options: Options, upstreams: UpstreamInfo): Promise<Outc
       ...time.lines,
       `allocated ${allocated.total.toFixed(0)} B/request (sampled every 4 KiB)`,
       ...allocated.lines,
+      ...partLines(parts, kind, scale, anchorUs),
       `(${measured.requests} requests, ${measured.reqPerSec.toFixed(0)} req/s, promoted ${(measured.promotedBytesPerRequest ?? Number.NaN).toFixed(0)} B/request)`,
       `profiles: ${files.join(', ')}`,
     ].join('\n') + '\n',
   );
-  return { json: { target: options.target, measured, files } };
+  return { json: { target: options.target, measured, files, parts, budget: kind ? { kind, scale, bareHonoUs: anchorUs } : undefined } };
 }
 
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KB`;

@@ -77,6 +77,64 @@ export function remembered<K, V>(limit: number, compute: (key: K) => V): (key: K
   };
 }
 
+/**
+ * `compute` (a pure function) with its last answer remembered: asked again with the same value (a
+ * usage-log field's operation, mode, method, client hash), it answers without computing; one
+ * value kept, so no memory grows. A usage line's string fields: ~20 ns against ~90 for the check
+ * that a text needs no escape (Node 20, 12 such values a line).
+ */
+export function rememberedLast<V extends string | number | boolean, A>(compute: (value: V) => A): (value: V) => A {
+  let last: V | undefined;
+  let answer: A | undefined;
+  return (value) => {
+    if (value !== last || answer === undefined) {
+      answer = compute(value);
+      last = value;
+    }
+    return answer;
+  };
+}
+
+/** A memo of `rememberedWhenShort`: the answer, and how many are remembered now. */
+export interface KeyedMemo<I, V> {
+  (key: string, inputs: I): V;
+  readonly size: () => number;
+}
+
+/**
+ * `compute(key, inputs)` remembered by `key`, for a `key` that is the exact text of everything
+ * `compute` reads of `inputs` (the caller's duty: then an answer is never handed to inputs that
+ * differ). At most `limit` answers, all forgotten at once when full, and none for a key longer
+ * than `maxKeyLength`, so the memory is bounded by limit × (maxKeyLength + an answer); an undefined
+ * answer is not remembered. For the
+ * canonical request of a repeated request: one Map lookup instead of parsing and checking it.
+ */
+export function rememberedWhenShort<I, V>(limit: number, maxKeyLength: number, compute: (key: string, inputs: I) => V): KeyedMemo<I, V> {
+  const answers = new Map<string, V>();
+  const memo = (key: string, inputs: I): V => {
+    if (key.length > maxKeyLength) return compute(key, inputs);
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      answer = compute(key, inputs);
+      if (answer === undefined) return answer;
+      if (answers.size >= limit) answers.clear();
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+  return Object.assign(memo, { size: () => answers.size });
+}
+
+/** `rememberedWhenShort` per owner (a shared canonical request's parameters): dropped with it (WeakMap). */
+export function rememberedPerOwner<O extends object, I, V>(limit: number, maxKeyLength: number, compute: (owner: O, key: string, inputs: I) => V): (owner: O, key: string, inputs: I) => V {
+  const byOwner = new WeakMap<O, KeyedMemo<I, V>>();
+  return (owner, key, inputs) => {
+    let memo = byOwner.get(owner);
+    if (!memo) byOwner.set(owner, (memo = rememberedWhenShort(limit, maxKeyLength, (k: string, i: I) => compute(owner, k, i))));
+    return memo(key, inputs);
+  };
+}
+
 /** The same per owner (a rule, a stored page): an owner's answers are dropped with it (WeakMap). */
 export function rememberedPer<O extends object, K, V>(limit: number, compute: (owner: O, key: K) => V): (owner: O, key: K) => V {
   const byOwner = new WeakMap<O, (key: K) => V>();

@@ -15,6 +15,7 @@
  * and a user's Authorization appears only as a keyed hash. The key is a JSON array (structured,
  * so no two different requests produce the same string).
  */
+import { rememberedPerOwner } from '../hot-path.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { acceptOf, renderForwardTarget } from '../request/forward-request.js';
 
@@ -33,6 +34,27 @@ export interface PageKeyContext {
  * depends on the client's address must say so with Vary, and such answers are not stored).
  */
 export function pageKey(request: CanonicalRequest, context: PageKeyContext): string {
+  // Frozen parameters are a remembered check's (src/request/canonical-request.ts), shared by every
+  // request with the same raw facts: the key is then made once per them and the facts below.
+  if (!Object.isFrozen(request.params)) return keyOf(request, context);
+  return keyPerParams(request.params, otherFacts(request, context), { request, context });
+}
+
+/**
+ * Everything `keyOf` reads of a request beyond its parameters, in one text, each fact of open
+ * length preceded by its length (the host last): equal texts are equal facts.
+ */
+function otherFacts(request: CanonicalRequest, { side, plan, userHash }: PageKeyContext): string {
+  const { method, json, encoding } = request;
+  const { template } = request.match.form;
+  const { host, proto } = request.forwarded;
+  const user = userHash === null ? '-' : `${userHash.length}:${userHash}`;
+  return `${side.length}:${side}${plan}${user}${method.length}:${method}${template.length}:${template}${json ? 'j' : 'x'}${encoding.length}:${encoding}${proto.length}:${proto}${host === undefined ? '-' : `+${host}`}`;
+}
+
+const keyPerParams = rememberedPerOwner(32, 512, (_params: object, _facts: string, { request, context }: { request: CanonicalRequest; context: PageKeyContext }) => keyOf(request, context));
+
+function keyOf(request: CanonicalRequest, context: PageKeyContext): string {
   const { method, path, params } = renderForwardTarget(request);
   const parts: (string | null)[] = [context.side, context.plan, context.userHash, method, path, params, 'accept', acceptOf(request), 'accept-encoding', request.encoding];
   const { host, proto } = request.forwarded;

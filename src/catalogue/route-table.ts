@@ -7,6 +7,8 @@
  */
 import { OPERATIONS } from './operations.js';
 import type { Method, Operation, PathForm, PathFormKind } from './operations.js';
+import { rememberedWhenShort } from '../hot-path.js';
+import type { KeyedMemo } from '../hot-path.js';
 
 export interface RouteMatch {
   readonly operation: Operation;
@@ -64,8 +66,23 @@ export class RouteTable {
     }
   }
 
+  /**
+   * A path's match per method asked, remembered (a pure function of the two, frozen as it is
+   * shared): a repeated request tries no pattern. Only methods some operation takes have a memo;
+   * no match is not remembered.
+   */
+  private readonly remembered = new Map<string, KeyedMemo<string, RouteMatch | undefined>>();
+
   /** `path` must already be normalised (src/http/target.ts): no dot segments, no repeated slashes. */
   match(method: string, path: string): RouteMatch | null {
+    if (!this.byMethod.has(method === 'HEAD' ? 'GET' : method)) return null;
+    let memo = this.remembered.get(method);
+    if (!memo) this.remembered.set(method, (memo = rememberedWhenShort(1024, 256, (asked: string) => frozenMatch(this.matchAfresh(method, asked)))));
+    return memo(path, path) ?? null;
+  }
+
+  /** The match worked out again, without the memo (what the memo remembers; tests compare the two). */
+  matchAfresh(method: string, path: string): RouteMatch | null {
     const candidates = this.byMethod.get(method === 'HEAD' ? 'GET' : method);
     if (!candidates) return null;
 
@@ -102,6 +119,10 @@ export class RouteTable {
     }
     return methods;
   }
+}
+
+function frozenMatch(found: RouteMatch | null): RouteMatch | undefined {
+  return found ? Object.freeze({ ...found, pathParams: Object.freeze(found.pathParams) }) : undefined;
 }
 
 /** The catalogue's route table, compiled once for the process. */

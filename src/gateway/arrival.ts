@@ -20,6 +20,31 @@ import type { Credentials } from '../request/credentials.js';
 import { readPairs } from '../request/pairs.js';
 import type { Pair } from '../request/pairs.js';
 import type { RuntimeArrival } from './env.js';
+import { rememberedWhenShort } from '../hot-path.js';
+
+type QueryFacts = { readonly pairs: readonly Pair[]; readonly credentials: Credentials };
+
+/** The query's pairs and the credentials, frozen: shared by every request with the same two. */
+function readQueryFacts(query: string, authorization: string | undefined): QueryFacts {
+  const pairs = Object.freeze(readPairs(query).map((pair) => Object.freeze(pair)));
+  const credentials = credentialsOf(pairs, authorization);
+  Object.freeze(credentials.apiKeys);
+  if (credentials.user) Object.freeze(credentials.user);
+  return { pairs, credentials: Object.freeze(credentials) };
+}
+
+/**
+ * The query's pairs and the credentials, read once per distinct query text and Authorization
+ * header (a pure function of the two): a repeated request reuses them. Without Authorization (most
+ * requests) the query text is the key as it is; with it, the header after its length, then the query.
+ */
+const withoutAuthorization = rememberedWhenShort(1024, 512, (query: string) => readQueryFacts(query, undefined));
+const withAuthorization = rememberedWhenShort(1024, 512, (_key: string, raw: { readonly query: string; readonly authorization: string }) => readQueryFacts(raw.query, raw.authorization));
+
+function queryFactsOf(query: string, authorization: string | undefined): QueryFacts {
+  if (authorization === undefined) return withoutAuthorization(query, query);
+  return withAuthorization(`${authorization.length}:${authorization}${query}`, { query, authorization });
+}
 
 export interface Arrival {
   /** From `X-Request-Id` when acceptable, else generated. */
@@ -79,8 +104,7 @@ export interface ArrivalRules {
 export function arrive(raw: RuntimeArrival, rules: ArrivalRules, startedPerf: number): Arrival {
   const headers = endToEndHeaders(raw.headers as Record<string, string>);
   const { target } = raw;
-  const pairs = readPairs(target.query);
-  const credentials = credentialsOf(pairs, headers['authorization']);
+  const { pairs, credentials } = queryFactsOf(target.query, headers['authorization']);
   const match = target.ok ? rules.routes.match(raw.method, target.path) : null;
   const client = viewClient(raw.peer, headers, rules.trusted);
   return {
@@ -105,3 +129,6 @@ export function arrive(raw: RuntimeArrival, rules: ArrivalRules, startedPerf: nu
     refusedTarget: target.ok ? undefined : { status: target.status, reason: target.reason },
   };
 }
+
+/** How many queries' facts are remembered now (at most 1,024 without Authorization, 1,024 with). */
+export const rememberedQueries = (): number => withoutAuthorization.size() + withAuthorization.size();

@@ -29,12 +29,21 @@ export interface UseFacts {
   readonly insecure: boolean;
 }
 
-export function blockerKinds(use: UseFacts): BlockerKind[] {
-  if (use.operation === 'uncatalogued') return ['uncatalogued'];
-  const kinds: BlockerKind[] = [];
-  if (use.mode === 'legacy') kinds.push('legacy-mode');
-  if (use.form === 'malformed') kinds.push('malformed-form');
-  if (use.versionPrefix !== undefined && use.versionPrefix !== null) kinds.push('version-prefix');
-  if (use.insecure) kinds.push('plain-http');
-  return kinds;
+export function blockerKinds(use: UseFacts): readonly BlockerKind[] {
+  return kindsOf(use.operation, use.mode, use.form, use.versionPrefix, use.insecure);
+}
+
+/**
+ * Every list `blockerKinds` can answer, made once (a list per combination of the four kinds, in
+ * their order), so that counting a request allocates none.
+ */
+const ORDER: readonly BlockerKind[] = ['legacy-mode', 'malformed-form', 'version-prefix', 'plain-http'];
+const LISTS: ReadonlyArray<readonly BlockerKind[]> = Array.from({ length: 1 << ORDER.length }, (_, bits) => Object.freeze(ORDER.filter((_kind, i) => (bits & (1 << i)) !== 0)));
+const UNCATALOGUED: readonly BlockerKind[] = Object.freeze(['uncatalogued']);
+
+/** `blockerKinds` of the facts one by one (the live counters', for each request record). */
+export function kindsOf(operation: string, mode: string | undefined, form: string | undefined, versionPrefix: string | null | undefined, insecure: boolean): readonly BlockerKind[] {
+  if (operation === 'uncatalogued') return UNCATALOGUED;
+  const bits = (mode === 'legacy' ? 1 : 0) | (form === 'malformed' ? 2 : 0) | (versionPrefix !== undefined && versionPrefix !== null ? 4 : 0) | (insecure ? 8 : 0);
+  return LISTS[bits]!;
 }

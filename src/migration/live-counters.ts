@@ -98,11 +98,19 @@ export function createLiveCounters(options: LiveCounterOptions = {}): LiveCounte
     const oldest = start - spanMs;
     for (const key of local.keys()) if (key <= oldest) local.delete(key);
   };
-  const count = (apply: (tally: Tally) => void) => {
+  // The bucket being filled, kept at hand until the clock leaves it (local buckets are only pruned when a new one starts).
+  let currentStart = Number.NaN;
+  let current: Tally = new Map();
+  // The record is handed through, not captured: counting a request makes no closure.
+  const count = <R>(apply: (tally: Tally, record: R) => void, record: R) => {
     const start = startOf(now());
-    if (!local.has(start)) prune(start);
-    apply(bucket(local, start));
-    if (store) apply(bucket(pending, start));
+    if (start !== currentStart) {
+      if (!local.has(start)) prune(start);
+      current = bucket(local, start);
+      currentStart = start;
+    }
+    apply(current, record);
+    if (store) apply(bucket(pending, start), record);
   };
 
   const flush = (): Promise<void> => {
@@ -137,11 +145,11 @@ export function createLiveCounters(options: LiveCounterOptions = {}): LiveCounte
     scope: store ? 'fleet' : 'replica',
     bucketMs,
     spanMs,
-    recordRequest: (record) => count((tally) => tallyRequest(tally, record)),
-    recordShadow: (record) => count((tally) => tallyShadow(tally, record)),
+    recordRequest: (record) => count(tallyRequest, record),
+    recordShadow: (record) => count(tallyShadow, record),
     recordBreaker(upstream, to) {
       if (upstream === API2) api2Breaker = to;
-      if (to === 'open') count((tally) => tallyBreakerOpen(tally, upstream));
+      if (to === 'open') count(tallyBreakerOpen, upstream);
     },
     async window(sinceMs) {
       const toMs = now();

@@ -12,7 +12,8 @@ import { OPERATION_IDS } from '../catalogue/operations.js';
 import type { OperationId } from '../catalogue/operations.js';
 import type { RequestRecord } from '../gateway/request-record.js';
 import type { ShadowRecord } from '../traffic/shadow.js';
-import { blockerKinds } from './blockers.js';
+import { kindsOf } from './blockers.js';
+import { remembered } from '../hot-path.js';
 import type { BlockerKind } from './blockers.js';
 import { LATENCY_BUCKETS, bucketQuantile, latencyIndex } from './latency-buckets.js';
 
@@ -97,8 +98,17 @@ export const OTHER_CLIENTS = '(other clients)';
 /** How many client fields each bucket's tally holds. */
 const clientFields = new WeakMap<Tally, number>();
 
+/** A client's field of each kind, made once per client (the same strings every request: no text built per count). */
+const clientFieldsOf = remembered(1024, (client: string): Readonly<Record<BlockerKind, string>> => ({
+  'legacy-mode': `client:${client}:legacy-mode`,
+  'malformed-form': `client:${client}:malformed-form`,
+  'version-prefix': `client:${client}:version-prefix`,
+  'plain-http': `client:${client}:plain-http`,
+  uncatalogued: `client:${client}:uncatalogued`,
+}));
+
 function addClientBlocker(tally: Tally, client: string, kind: BlockerKind): void {
-  const field = `client:${client}:${kind}`;
+  const field = clientFieldsOf(client)[kind];
   const found = tally.get(field);
   if (found !== undefined) {
     tally.set(field, found + 1);
@@ -117,7 +127,7 @@ function addClientBlocker(tally: Tally, client: string, kind: BlockerKind): void
 export function tallyRequest(tally: Tally, record: RequestRecord): void {
   const { operation, mode, status } = record;
   if (record.client !== undefined && operation !== null && mode !== undefined) {
-    for (const kind of blockerKinds({ operation, mode, form: record.form, versionPrefix: record.versionPrefix, insecure: record.insecure })) addClientBlocker(tally, record.client, kind);
+    for (const kind of kindsOf(operation, mode, record.form, record.versionPrefix, record.insecure)) addClientBlocker(tally, record.client, kind);
   }
   const fields = operation === null || mode === undefined ? undefined : ANSWER_FIELDS.get(operation)?.get(mode);
   if (fields === undefined) return;

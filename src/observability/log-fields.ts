@@ -7,6 +7,7 @@
 import type { RequestRecord } from '../gateway/request-record.js';
 import { ORIGIN_FIELDS, RECORD_FIELDS, REQUEST_MESSAGE } from './log-schema.js';
 import type { LogFieldType, LogFields, LogOrigin } from './log-schema.js';
+import { rememberedLast } from '../hot-path.js';
 
 export { REQUEST_MESSAGE, UNROUTED, modeOf } from './log-schema.js';
 export type { LogFields, LogOrigin } from './log-schema.js';
@@ -40,12 +41,18 @@ function writeNumber(n: number): string {
   return Number.isFinite(n) ? String(n) : 'null';
 }
 
-/** Each declared field with the text that opens it on the line (`,"name":`) and its type's writer, made once. */
-const ORIGIN = ORIGIN_FIELDS.map((spec) => ({ key: `,${str(spec.name)}:`, value: spec.value, write: WRITE[spec.type] as (value: unknown) => string }));
+/** A type's writer for one field: a text field's remembers its last value's text (most repeat line after line). */
+const writerOf = (type: LogFieldType): ((value: unknown) => string) => {
+  const write = WRITE[type] as (value: unknown) => string;
+  return type === 'string' ? (rememberedLast(write as (value: string) => string) as (value: unknown) => string) : write;
+};
+
+/** Each declared field with the text that opens it on the line (`,"name":`) and its writer, made once. */
+const ORIGIN = ORIGIN_FIELDS.map((spec) => ({ key: `,${str(spec.name)}:`, value: spec.value, write: writerOf(spec.type) }));
 const RECORD = RECORD_FIELDS.map((spec) => ({
   key: `,${str(spec.name)}:`,
   value: spec.value as (record: Readonly<RequestRecord>) => unknown,
-  write: WRITE[spec.type] as (value: unknown) => string,
+  write: writerOf(spec.type),
 }));
 const CLOSE = `,"msg":${str(REQUEST_MESSAGE)}}`;
 

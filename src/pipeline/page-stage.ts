@@ -11,8 +11,7 @@
 import type { SearchCache } from '../cache/search-cache.js';
 import type { Served } from '../cache/types.js';
 import { routeFreshness } from '../config/schema.js';
-import { copyWith, whenReady } from '../hot-path.js';
-import { NO_SIGNAL } from './answerer.js';
+import { whenReady } from '../hot-path.js';
 import type { Answerer, ReadFacts } from './answerer.js';
 import { PageFill } from './page-fill.js';
 import type { Outcome, PipelineParts } from './parts.js';
@@ -23,7 +22,7 @@ export function withPages(parts: PipelineParts, cache: SearchCache, inner: Answe
     if (request.match.operation.cache !== 'pages' || request.method !== 'GET') return inner(request, facts);
     const headers = facts.clientHeaders;
     // Rendered by the side on a MISS only (the fill); the key is made of the request's facts.
-    const source = new PageFill(inner, request, copyWith(facts, { rawBody: null, shared: true, signal: NO_SIGNAL }));
+    const source = new PageFill(inner, request, facts);
     const { pageEpoch } = parts.route(request.match.operation.id);
     const { side } = facts;
     const served = cache.serve(
