@@ -46,3 +46,11 @@ export function timeHtml(time: number | string, nowMs: number): Html {
   if (!Number.isFinite(ms)) return html`-`;
   return html`<time datetime="${new Date(ms).toISOString()}" title="${dateInWords(ms)}">${relativeTime(ms, nowMs)}</time>`;
 }
+
+/** A configured day or time in words: `2026-12-01` → `1 Dec 2026`; a date-time → `1 Dec 2026, 09:00 UTC`; text that is neither, as it is. */
+export function dayInWords(text: string): string {
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (day) return `${Number(day[3])} ${MONTHS[Number(day[2]) - 1] ?? day[2]} ${day[1]}`;
+  const words = dateInWords(text, false);
+  return words === '-' ? text : words;
+}
