@@ -30,6 +30,7 @@ const cleanup = closedAfterAllTests(60_000);
 let demo: StartedProcess;
 let admin: string;
 let page: Page;
+let startedAt: number;
 
 interface Judged {
   readonly state: string;
@@ -96,6 +97,9 @@ async function checkScreens(phase: string): Promise<void> {
     }
     if (phase === 'after-a-rollout' && width === 1280 && process.env['DOCS_SCREENSHOT'] === '1') await copyFile(shot, join(process.cwd(), 'docs', 'console.png'));
   }
+  // The evidence window never begins before this process did (its counters hold nothing older).
+  expect(Number(await page.getAttribute('#window', 'data-from'))).toBeGreaterThanOrEqual(startedAt);
+  expect(await page.locator('#window time').getAttribute('title')).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d:\d\d UTC$/);
   expect(await page.locator('#overview tbody tr').count()).toBe(12);
   expect(await page.locator('#legacy-only tbody tr').count()).toBe(4);
 }
@@ -139,6 +143,7 @@ async function checkFigures(): Promise<void> {
 }
 
 beforeAll(async () => {
+  startedAt = Date.now();
   demo = startProcess('npm', ['start', '--', '--demo'], { GATEWAY_CONFIG: '', PORT: '0', ADMIN_PORT: '0', SANDBOX_API2_FAULT: '', DEMO_RATE: '40', DEMO_REQUESTS: '' });
   cleanup.push(() => demo.stop().then(() => undefined));
   await demo.ready(/metrics: http/);

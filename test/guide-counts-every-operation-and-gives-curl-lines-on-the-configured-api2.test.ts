@@ -3,7 +3,8 @@
  * every catalogued operation (each a different number of times), each operation's count equals
  * its usage lines, writes and legacy-only operations alike; each mapped operation has a curl line
  * of its api2 call on the api2 base URL of the gateway's config (or $API2_BASE_URL without it),
- * with the request's parameters and placeholders for the secrets: neither the api key, nor the
+ * with the parameters of the operation's example request (the usage line records none of the
+ * client's own, so the example is the catalogue's: this client sends it) and placeholders for the secrets: neither the api key, nor the
  * user's password, nor the hash key appears in the guide; the HTML page fits 1280 px in Chromium.
  */
 import { execFile } from 'node:child_process';
@@ -113,7 +114,7 @@ describe('a guide for a client driven through every operation', () => {
       expect(curl, operation).toContain(`"${api2Origin}${target}"`);
       expect(curl, operation).toContain('-H "x-bigoven-api-key: $API2_KEY"');
     }
-    // The client's own parameters: the search's keyword and page size, a review's body.
+    // The parameters of the request the guide's example is (the catalogue's example, which this client sent): the search's keyword and page size, a review's body.
     expect(found.get('recipes.search')!.curl).toMatch(/title_kw=soup.*rpp=5/);
     expect(found.get('reviews.create')!.curl).toContain('--data "{\\"StarRating\\":4');
     expect(found.get('grocery.list')!.curl).toContain('-u "$API2_USER:$API2_PASSWORD"');

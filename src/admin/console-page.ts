@@ -87,9 +87,32 @@ ${clientSection}
 <p><a id="every-client" href="/admin/clients">Every client</a>: its operations, sides, errors, losses, programs and rollout plans, from the usage log.</p>`;
   // CONSOLE_STYLE is a constant, never data: written as it is.
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${refreshSeconds}"><title>Migration console</title><meta name="viewport" content="width=device-width, initial-scale=1"><style>${raw(CONSOLE_STYLE)}</style></head><body>${body}</body></html>
+<html lang="en"><head><meta charset="utf-8"><noscript><meta http-equiv="refresh" content="${refreshSeconds}"></noscript><title>Migration console</title><meta name="viewport" content="width=device-width, initial-scale=1"><style>${raw(CONSOLE_STYLE)}</style></head><body data-refresh="${refreshSeconds}">${body}<script>${raw(REFRESH_IN_PLACE)}</script></body></html>
 `.toString();
 }
+
+/**
+ * With JavaScript, the page refreshes in place (the meta refresh is in <noscript>): it fetches
+ * itself every `data-refresh` seconds and swaps its body, keeping the sections opened and the
+ * scroll, and waits while a form field has the focus. A constant of this file, never data.
+ */
+const REFRESH_IN_PLACE = `(() => {
+  const seconds = Number(document.body.dataset.refresh) || 5;
+  setInterval(async () => {
+    const active = document.activeElement;
+    if (active && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName)) return;
+    try {
+      const answer = await fetch(location.href, { cache: 'no-store', credentials: 'same-origin' });
+      if (!answer.ok) return;
+      const fresh = new DOMParser().parseFromString(await answer.text(), 'text/html').body;
+      const opened = [...document.querySelectorAll('details[open][id]')].map((d) => d.id);
+      const y = window.scrollY;
+      document.body.replaceChildren(...fresh.childNodes);
+      for (const id of opened) { const d = document.getElementById(id); if (d) d.open = true; }
+      window.scrollTo(0, y);
+    } catch { /* the next tick tries again */ }
+  }, seconds * 1000);
+})();`;
 
 /** DECISION: the console shows the live counters' whole span (15 minutes) and refreshes every 5 s. */
 const REFRESH_SECONDS = 5;
