@@ -190,13 +190,17 @@ describe("the demo's console at a glance", () => {
     const moving = (await rolloutView()).operations.find((o) => o.judgement?.step !== 'legacy' && o.judgement?.state !== 'rolled-back')!;
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${admin}/admin/operations/${moving.operation}`);
-    const form = page.locator('#actions form[data-action="rollback"]');
+    const form = page.locator('#actions form');
     await form.locator('input[name="by"]').fill('dana');
     await form.locator('input[name="reason"]').fill('partner asked');
-    const [answer] = await Promise.all([page.waitForNavigation(), form.locator('button').click()]);
+    const [answer] = await Promise.all([page.waitForNavigation(), form.locator('button[data-action="rollback"]').click()]);
     expect(answer?.url()).toBe(`${admin}/admin/operations/${moving.operation}`);
     expect(await page.locator('#summary [data-field="state"]').getAttribute('data-value')).toBe('rolled-back');
     expect(await page.locator('#summary [data-field="why"]').textContent()).toContain('rolled back by dana: partner asked');
+    // The operation's page fits too, its history collapsed; kept as an artifact.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    expect(await page.locator('details#history').getAttribute('open')).toBeNull();
+    await page.screenshot({ path: join(ARTIFACTS, 'operation-page-after-a-rollback-1280.png'), fullPage: true });
     await checkScreens('after-a-rollback');
     const row = page.locator(`#overview tr[data-operation="${moving.operation}"]`);
     await page.goto(`${admin}/admin`);

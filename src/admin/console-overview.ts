@@ -19,20 +19,26 @@ export function consoleReturnTo(params: Readonly<Record<string, string>>, input:
   return input['from'] === 'operation' && params['operation'] ? operationHref(params['operation']) : '/admin';
 }
 
+const actionPath = (operation: string, action: string): string => `/admin/rollout/${encodeURIComponent(operation)}/${action}`;
+
+const FROM_PAGE = html`<input type="hidden" name="from" value="operation">`;
+
 /**
- * A plain HTML form (works without JavaScript): POST /admin/rollout/<op>/<action>, answered 303
- * back to the page (consoleReturnTo); on an operation's page (`onPage`) with who and why fields.
+ * The operation page's actions: one plain HTML form (works without JavaScript) with who and why,
+ * a button per action (POST /admin/rollout/<op>/<action>), answered 303 back to the page (consoleReturnTo).
  */
-export function actionForm(operation: string, action: string, label: string, onPage = false): Html {
-  return html`<form class="act" method="post" action="${`/admin/rollout/${encodeURIComponent(operation)}/${action}`}" data-action="${action}">${onPage ? html`<input type="hidden" name="from" value="operation"><input name="by" aria-label="your name" placeholder="your name" maxlength="64" size="10"> <input name="reason" aria-label="why" placeholder="why" maxlength="300" size="22"> ` : ''}<button type="submit">${label}</button></form>`;
+export function actionsForm(operation: string, actions: ReadonlyArray<readonly [string, string]>): Html {
+  return html`<form class="act" id="actions-form" method="post" action="${actionPath(operation, actions[0]![0])}">${FROM_PAGE}<input name="by" aria-label="your name" placeholder="your name" maxlength="64" size="12"> <input name="reason" aria-label="why" placeholder="why" maxlength="300" size="30"> ${actions.map(([name, label]) => html`<button type="submit" formaction="${actionPath(operation, name)}" data-action="${name}">${label}</button> `)}</form>`;
 }
 
 /** The next action's words without the admin call it names (the button makes that call). */
 const withoutCall = (text: string): string => text.replace(/:?\s*POST \/admin\/\S+?\.?$/, '.');
 
-export function nextHtml(op: OperationFacts): Html {
+/** The next action's cell; `onPage`: on the operation's page (its form comes back there). */
+export function nextHtml(op: OperationFacts, onPage = false): Html {
   const { text, action } = op.next;
-  return html`<td data-field="next" data-value="${text}" title="${text}">${action ? html`${actionForm(op.operation, action.name, action.label)} <span class="next-text">${withoutCall(text)}</span>` : html`<span class="next-text">${text}</span>`}</td>`;
+  const form = action ? html`<form class="act" method="post" action="${actionPath(op.operation, action.name)}" data-action="${action.name}">${onPage ? FROM_PAGE : ''}<button type="submit">${action.label}</button></form>` : '';
+  return html`<td data-field="next" data-value="${text}" title="${text}">${action ? html`${form} <span class="next-text">${withoutCall(text)}</span>` : html`<span class="next-text">${text}</span>`}</td>`;
 }
 
 function requestsHtml(op: OperationFacts): Html {

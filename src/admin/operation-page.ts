@@ -20,7 +20,7 @@ import { sideText, latencyText, shadowText } from '../migration/readiness-table.
 import type { ClientHistory } from './console-clients.js';
 import { consoleModel } from './console-model.js';
 import type { ConsoleModel } from './console-model.js';
-import { OPERATIONS_PATH, actionForm, nextHtml, stateHtml } from './console-overview.js';
+import { OPERATIONS_PATH, actionsForm, nextHtml, stateHtml } from './console-overview.js';
 import { oneRowPerMove, historyRows } from './console-rollout.js';
 import { CONSOLE_STYLE } from './console-style.js';
 import { gatesTable } from './gate-bars.js';
@@ -66,10 +66,10 @@ function clients(sections: readonly ClientSection[] | undefined, operation: stri
 export function renderOperationPage(op: OperationFacts, model: ConsoleModel, sections: readonly ClientSection[] | undefined, nowMs: number): string {
   const windowWords = `in the last ${spanInWords(model.toMs - model.evidenceFromMs)}`;
   const history = collapseHistory(oneRowPerMove(op.decisions as readonly RolloutEvent[])).reverse();
-  const actions = op.planned ? html`<div id="actions">${ACTIONS.map(([name, label]) => html`<p>${actionForm(op.operation, name, label, true)}</p>`)}</div>` : html`<p class="muted" id="actions">No rollout plan: give it one (routes.${op.operation}.rollout) to move it with these actions.</p>`;
+  const actions = op.planned ? html`<div id="actions">${actionsForm(op.operation, ACTIONS)}</div>` : html`<p class="muted" id="actions">No rollout plan: give it one (routes.${op.operation}.rollout) to move it with these actions.</p>`;
   const body = html`<p><a href="/admin">Migration console</a> · <a href="/admin/clients">Clients</a></p>
 <h1>${op.operation}</h1>
-<table id="summary" class="overview"><tbody><tr data-operation="${op.operation}"><td>${op.way ? stepBarHtml(op.way) : ''}</td><td>${stateHtml(op)}</td><td data-field="why">${op.why}</td>${nextHtml(op)}</tr></tbody></table>
+<table id="summary" class="overview"><tbody><tr data-operation="${op.operation}"><td>${op.way ? stepBarHtml(op.way) : ''}</td><td>${stateHtml(op)}</td><td data-field="why">${op.why}</td>${nextHtml(op, true)}</tr></tbody></table>
 <h2>Gates</h2>${gatesTable(op.judgement.gates, model.differences.find((d) => d.operation === op.operation)?.examples.map((e) => e.path) ?? [])}
 <h2>Figures</h2>${figures(op, windowWords)}
 <h2>Example differences</h2>${differences(model, op.operation, nowMs)}
