@@ -5,7 +5,7 @@
  * later) reads as the judgement's own detail, never as nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { stateWords, whySentence } from '../src/admin/operation-words.js';
+import { headlineOf, stateWords, whySentence } from '../src/admin/operation-words.js';
 import type { WordFacts } from '../src/admin/operation-words.js';
 import type { Judgement } from '../src/migration/judgement/types.js';
 import type { GateResult } from '../src/migration/rollout/state.js';
@@ -35,5 +35,14 @@ describe('the why of an operation', () => {
     expect(stateWords(facts(unknown))).toEqual({ key: 'api2-unavailable', words: 'api2 unavailable' });
     const newGate = { ...differs, gate: 'contractCheck' as GateResult['gate'] };
     expect(whySentence(facts(judgement({ gates: [newGate] })))).toContain('contractCheck');
+  });
+
+  it('counts in the headline the states as the rows name them: writes waiting for their reads apart from evidence collected', () => {
+    const waiting = stateWords(facts(judgement({ state: 'collecting', hold: null, gates: [], step: 'legacy' }), { waiting: true }));
+    const collecting = stateWords(facts(judgement({ state: 'collecting', hold: null, gates: [], step: null })));
+    const back = stateWords(facts(judgement({ state: 'rolling-out', hold: null, gates: [], step: 20 }), { back: { from: 50, to: 20, gates: [], by: 'controller', reason: '…' } }));
+    const paused = stateWords(facts(judgement({ state: 'paused', pausedBy: { by: 'alice', reason: 'late' } })));
+    expect(paused.words).toBe('paused by alice');
+    expect(headlineOf([waiting, waiting, collecting, back, paused])).toBe('5 operations: 1 stepped back, 1 paused, 2 waiting for their reads, 1 collecting evidence');
   });
 });

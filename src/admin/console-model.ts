@@ -6,7 +6,6 @@
  */
 import type { GatewayConfig, RouteMode } from '../config/schema.js';
 import type { BlockerKind } from '../migration/blockers.js';
-import { headline } from '../migration/judgement/headline.js';
 import type { JudgedNow } from '../migration/judgement/source.js';
 import type { Judgement } from '../migration/judgement/types.js';
 import type { LiveWindow } from '../migration/live-counters.js';
@@ -33,7 +32,6 @@ export interface ConsoleModel {
   readonly scope: LiveWindow['scope'];
   readonly fromMs: number;
   readonly toMs: number;
-  readonly headline: string;
   readonly api2BreakerState: LiveWindow['api2BreakerState'];
   readonly api2BreakerOpens: number;
   readonly operations: readonly ConsoleOperation[];
@@ -87,7 +85,6 @@ export function consoleModel(judged: JudgedNow, config: GatewayConfig, rollout?:
     scope: window.scope,
     fromMs: window.fromMs,
     toMs: window.toMs,
-    headline: headline(judged.judgements),
     api2BreakerState: window.api2BreakerState,
     api2BreakerOpens: window.api2BreakerOpens,
     operations: judged.judgements.map((judgement) => ({ operation: judgement.operation, judgement, evidence: evidence.get(judgement.operation)!, route: routeOf(config, judgement.operation, rollout) })),

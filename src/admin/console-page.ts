@@ -18,6 +18,7 @@ import { dateInWords, spanInWords, timeHtml } from '../display/time.js';
 import { CONSOLE_STYLE } from './console-style.js';
 import { overviewHtml } from './console-overview.js';
 import { operationFacts } from './operation-facts.js';
+import { headlineOf } from './operation-words.js';
 
 /** Top blockers shown per client, and clients listed. */
 const BLOCKERS_SHOWN = 3;
@@ -72,7 +73,7 @@ export function renderConsole(
   const body = html`<h1>Migration console</h1>
 <p id="scope" data-scope="${model.scope}">${scopeText(model)}</p>
 <p id="window" data-from="${from}" data-to="${model.toMs}" data-config="${model.configHash}">Evidence of config ${model.configHash}: since ${timeHtml(from, nowMs)} (${began}), to <span title="${dateInWords(model.toMs)}">now</span>. Refreshes every ${refreshSeconds} s.</p>
-<p id="headline"><strong>${model.headline}</strong></p>
+<p id="headline"><strong>${headlineOf(facts.filter((op) => op.operation !== 'uncatalogued').map((op) => op.words))}</strong></p>
 ${raw(panel)}
 <p id="breaker">api2 circuit breaker (this replica): <span class="${breaker === 'closed' ? '' : 'open'}" data-field="api2BreakerState" data-value="${breaker}">${breaker}</span>; opened <span data-field="api2BreakerOpens" data-value="${model.api2BreakerOpens}">${formatCount(model.api2BreakerOpens)}</span> times in the window.</p>
 <h2>Operations</h2>

@@ -111,3 +111,27 @@ export function whySentence(facts: WordFacts): string {
   if (facts.waiting) return 'waits on legacy until every read of its resource is at its last step';
   return WHY[facts.judgement.state]?.(facts) ?? facts.judgement.detail;
 }
+
+/** The words of each state key in the console's headline, in its order (a key not listed comes last, as its words). */
+const HEADLINE: ReadonlyArray<readonly [string, string]> = [
+  ['done', 'done'],
+  ['rolling-out', 'moving'],
+  ['stepped-back', 'stepped back'],
+  ['held', 'held by a gate'],
+  ['paused', 'paused'],
+  ['rolled-back', 'rolled back'],
+  ['ready', 'ready to start'],
+  ['waiting', 'waiting for their reads'],
+  ['collecting', 'collecting evidence'],
+  ['no-evidence', 'no evidence yet'],
+  ['cannot-move', 'cannot move'],
+];
+
+/** `16 operations: 1 done, 5 moving, 6 waiting for their reads, 4 cannot move`: the states as the rows name them. */
+export function headlineOf(states: ReadonlyArray<{ readonly key: string; readonly words: string }>): string {
+  const counts = new Map<string, number>();
+  for (const s of states) counts.set(s.key, (counts.get(s.key) ?? 0) + 1);
+  const known = HEADLINE.filter(([key]) => counts.has(key)).map(([key, words]) => `${counts.get(key)} ${words}`);
+  const unknown = [...counts].filter(([key]) => !HEADLINE.some(([k]) => k === key)).map(([key, n]) => `${n} ${states.find((s) => s.key === key)!.words}`);
+  return `${states.length} operations: ${[...known, ...unknown].join(', ')}`;
+}
