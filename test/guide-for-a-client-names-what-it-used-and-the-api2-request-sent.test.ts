@@ -17,6 +17,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayConfigInput } from '../src/config/schema.js';
 import { SANDBOX_BEHAVIOUR } from '../src/sandbox/behaviour.js';
+import { dateInWords } from '../src/display/time.js';
 import { clientHashLines } from '../src/report/client-hash.js';
 import { nodeHmacSha256 } from '../src/request/hmac-node.js';
 import { ingest } from '../src/report/sources/clickhouse-ingest.js';
@@ -108,7 +109,7 @@ function sections(markdown: string): Map<string, { requests: number; last: strin
   const found = new Map<string, { requests: number; last: string; api2: string | undefined; text: string }>();
   for (const part of markdown.split(/^### /m).slice(1)) {
     const operation = part.slice(0, part.indexOf(':'));
-    const usage = /: (\d+) requests \(answered by [^)]*\), first \S+, last (\S+)/.exec(part)!;
+    const usage = /: (\d+) requests \(answered by [^)]*\); first used [^;]+; last used (.+)$/m.exec(part)!;
     found.set(operation, { requests: Number(usage[1]), last: usage[2]!, api2: /^- api2: `([^`]+)`/m.exec(part)?.[1], text: part });
   }
   return found;
@@ -135,7 +136,8 @@ describe('a migration guide made from a client\'s own usage', () => {
     expect([...usage.keys()].sort()).toEqual(['favorites.create', 'grocery.list', 'recipes.search', 'reviews.get']);
     const found = sections(markdown);
     expect([...found.keys()].sort()).toEqual([...usage.keys()].sort());
-    for (const [operation, { requests, last }] of usage) expect(found.get(operation), operation).toMatchObject({ requests, last });
+    // Dates in words (issue 46): `28 Nov 2026, 03:28:39 UTC`.
+    for (const [operation, { requests, last }] of usage) expect(found.get(operation), operation).toMatchObject({ requests, last: dateInWords(last) });
     expect(markdown).not.toContain('partner-app');
   });
 
@@ -157,8 +159,8 @@ describe('a migration guide made from a client\'s own usage', () => {
   it('lists the operation with no api2 equivalent apart, with its own dates and the interface\'s', () => {
     const legacyOnly = markdown.slice(markdown.indexOf('## Operations with no api2 equivalent yet'));
     expect(sections(legacyOnly).has('favorites.create')).toBe(true);
-    expect(sections(legacyOnly).get('favorites.create')!.text).toContain('goes away on 2027-03-31');
-    expect(markdown).toContain('The legacy interface: deprecated since 2026-12-01; deprecation notice: <https://developer.example.com/legacy>.');
+    expect(sections(legacyOnly).get('favorites.create')!.text).toContain('goes away on 31 Mar 2027');
+    expect(markdown).toContain('The legacy interface: deprecated since 1 Dec 2026; deprecation notice: <https://developer.example.com/legacy>.');
   });
 
   it('is the same guide from ClickHouse', async () => {
@@ -192,7 +194,7 @@ describe('a migration guide made from a client\'s own usage', () => {
       [...usage].map(([operation, { requests }]) => [operation, requests, operation === 'favorites.create' ? 'legacy-only' : 'movable']).sort(),
     );
     expect(await page.locator('tr[data-operation="recipes.search"] [data-field="api2Request"]').innerText()).toBe(recordedCall('/recipes'));
-    expect(await page.locator('#dates').innerText()).toContain('deprecated since 2026-12-01');
+    expect(await page.locator('#dates').innerText()).toContain('deprecated since 1 Dec 2026');
     expect(await page.locator('#programs [data-program]').evaluateAll((spans) => spans.map((span) => [span.getAttribute('data-program'), Number(span.getAttribute('data-value'))]))).toEqual([['WebShop', 3], ['ShopSync', 2]]);
   }, 60_000);
 });

@@ -43,14 +43,17 @@ describe('the live console during a rollout', () => {
     expect(await cell('step').getAttribute('data-value')).toBe('shadow');
     const moves = page.locator('#rollout-moves tbody tr');
     const shown = await moves.evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-kind')} ${r.getAttribute('data-from')}→${r.getAttribute('data-to')}`));
-    // Newest first.
-    expect(shown.slice(0, 3)).toEqual(['rollback 5→shadow', 'gate-failed 5→shadow', 'promote shadow→5']);
+    // Newest first; the failed gate and the move it made are one row (issue 46).
+    expect(shown.slice(0, 2)).toEqual(['rollback 5→shadow', 'promote shadow→5']);
     const promote = events.find((e) => e.kind === 'promote')!;
     const promoteRow = page.locator('#rollout-moves tr[data-kind="promote"]');
-    expect(await promoteRow.locator('td').nth(0).textContent()).toBe(promote.time);
+    // A time for people ("12 s ago"), the absolute one in its title and datetime.
+    expect(await promoteRow.locator('td').nth(0).locator('time').getAttribute('datetime')).toBe(promote.time);
+    expect(await promoteRow.locator('td').nth(0).textContent()).toMatch(/^(just now|\d+ s ago)$/);
+    expect(await promoteRow.locator('td').nth(0).locator('time').getAttribute('title')).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d:\d\d UTC$/);
     expect(await promoteRow.locator('td').nth(3).textContent()).toBe('shadow → 5 %');
     expect(await promoteRow.locator('td').nth(5).textContent()).toContain('shadowAgreement');
-    const failedRow = page.locator('#rollout-moves tr[data-kind="gate-failed"]');
+    const failedRow = page.locator('#rollout-moves tr[data-kind="rollback"]');
     expect(await failedRow.locator('td').nth(5).textContent()).toContain('→ back-one-step');
     const failedGates = await failedRow.locator('li[data-outcome="fail"]').allTextContents();
     expect(failedGates.length).toBeGreaterThan(0);

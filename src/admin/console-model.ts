@@ -6,7 +6,6 @@
  */
 import type { GatewayConfig, RouteMode } from '../config/schema.js';
 import type { BlockerKind } from '../migration/blockers.js';
-import { headline } from '../migration/judgement/headline.js';
 import type { JudgedNow } from '../migration/judgement/source.js';
 import type { Judgement } from '../migration/judgement/types.js';
 import type { LiveWindow } from '../migration/live-counters.js';
@@ -33,7 +32,6 @@ export interface ConsoleModel {
   readonly scope: LiveWindow['scope'];
   readonly fromMs: number;
   readonly toMs: number;
-  readonly headline: string;
   readonly api2BreakerState: LiveWindow['api2BreakerState'];
   readonly api2BreakerOpens: number;
   readonly operations: readonly ConsoleOperation[];
@@ -43,6 +41,13 @@ export interface ConsoleModel {
   readonly configHash: string;
   /** Epoch ms the config version in force came into force: the evidence starts here (or 15 minutes ago). */
   readonly configSince: number;
+  /** Epoch ms this process took the config in force (0: not known). */
+  readonly startedMs: number;
+  /**
+   * Where the evidence shown begins: the window's start, never before the config came into force
+   * nor, on one replica's counters, before this process started (nothing was counted before it).
+   */
+  readonly evidenceFromMs: number;
   /** Recent example pairs of the differing paths, per operation (this replica's comparisons under the config in force). */
   readonly differences: ReadonlyArray<{ readonly operation: string; readonly examples: readonly DiffExample[] }>;
 }
@@ -71,15 +76,15 @@ function routeOf(config: GatewayConfig, operation: string, rollout: RolloutSnaps
   };
 }
 
-export function consoleModel(judged: JudgedNow, config: GatewayConfig, rollout?: RolloutSnapshot, differences: ConsoleModel['differences'] = []): ConsoleModel {
+export function consoleModel(judged: JudgedNow, config: GatewayConfig, rollout?: RolloutSnapshot, differences: ConsoleModel['differences'] = [], startedMs = 0): ConsoleModel {
   const { window } = judged;
+  const started = Number.isFinite(startedMs) ? startedMs : 0;
   const evidence = evidenceOfWindow(window);
   const labels = config.observability.clientLabels;
   return {
     scope: window.scope,
     fromMs: window.fromMs,
     toMs: window.toMs,
-    headline: headline(judged.judgements),
     api2BreakerState: window.api2BreakerState,
     api2BreakerOpens: window.api2BreakerOpens,
     operations: judged.judgements.map((judgement) => ({ operation: judgement.operation, judgement, evidence: evidence.get(judgement.operation)!, route: routeOf(config, judgement.operation, rollout) })),
@@ -87,6 +92,8 @@ export function consoleModel(judged: JudgedNow, config: GatewayConfig, rollout?:
     clientsKnown: config.observability.log.enabled,
     configHash: judged.configHash,
     configSince: judged.configSince,
+    startedMs: started,
+    evidenceFromMs: Math.min(window.toMs, Math.max(window.fromMs, judged.configSince, window.scope === 'replica' ? started : 0)),
     differences: differences.filter((d) => d.examples.length > 0),
   };
 }

@@ -14,17 +14,11 @@ import type { ActiveConfig, JudgementSource } from '../migration/judgement/sourc
 import { clientName, formatCount } from '../display/format.js';
 import { html, raw } from '../display/html.js';
 import { READINESS_HTML_HEADERS, readinessHtmlCells } from '../migration/readiness-table.js';
-
-const STYLE = `
-body { font-family: system-ui, sans-serif; margin: 24px; color: #222; }
-h1 { font-size: 22px; margin-bottom: 4px; } h3 { font-size: 15px; } h2 { font-size: 17px; margin-top: 28px; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; font-size: 13px; margin: 8px 0; }
-th, td { padding: 3px 7px; border-bottom: 1px solid #eee; text-align: left; vertical-align: top; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
-.done, .ready { color: #2e7d32; font-weight: bold; } .held, .rolled-back, .paused { color: #c62828; font-weight: bold; } .cannot-move, .no-evidence { color: #666; font-weight: bold; } .rolling-out, .collecting { color: #1565c0; font-weight: bold; }
-.open { color: #c62828; font-weight: bold; } .muted { color: #666; } ul { margin: 0; padding-left: 18px; }
-#scope { padding: 6px 10px; background: #f3f6fa; display: inline-block; }
-`;
+import { dateInWords, spanInWords, timeHtml } from '../display/time.js';
+import { CONSOLE_STYLE } from './console-style.js';
+import { overviewHtml } from './console-overview.js';
+import { operationFacts } from './operation-facts.js';
+import { headlineOf } from './operation-words.js';
 
 /** Top blockers shown per client, and clients listed. */
 const BLOCKERS_SHOWN = 3;
@@ -36,12 +30,12 @@ function routeCells(op: ConsoleOperation) {
 }
 
 /** Differences you can read: the legacy value beside the api2 value at each differing path, recent first. */
-function renderDifferences(model: ConsoleModel) {
+function renderDifferences(model: ConsoleModel, nowMs: number) {
   if (model.differences.length === 0) return '';
   const rows = model.differences.flatMap(({ operation, examples }) =>
-    examples.map((e) => html`<tr data-operation="${operation}" data-path="${e.path}"><td>${operation}</td><td>${e.path}</td><td data-field="legacy"><code>${e.legacy}</code></td><td data-field="api2"><code>${e.api2}</code></td><td>${e.time}</td></tr>`),
+    examples.map((e) => html`<tr data-operation="${operation}" data-path="${e.path}"><td>${operation}</td><td>${e.path}</td><td data-field="legacy"><code>${e.legacy}</code></td><td data-field="api2"><code>${e.api2}</code></td><td>${timeHtml(e.time, nowMs)}</td></tr>`),
   );
-  return html`<h2>Differences</h2><p class="muted">Recent shadow comparisons of this replica under the config in force: each differing path's legacy value beside api2's (cut to 80 characters; user names and secrets never shown).</p><table id="differences"><thead><tr><th>operation</th><th>path</th><th>legacy</th><th>api2</th><th>when</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<h2>Differences</h2><p class="muted">Recent shadow comparisons of this replica under the config in force: each differing path's legacy value beside api2's (cut to 80 characters; user names and secrets never shown).</p><div class="scroll"><table id="differences"><thead><tr><th>operation</th><th>path</th><th>legacy</th><th>api2</th><th>when</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function scopeText(model: ConsoleModel): string {
@@ -59,8 +53,10 @@ export function renderConsole(
   judgements: readonly Judgement[] = model.operations.map((op) => op.judgement),
   panel = '',
 ): string {
-  const minutes = Math.round((model.toMs - model.fromMs) / 60_000);
-  const since = model.configSince > model.fromMs ? `since config ${model.configHash} came into force at ${new Date(model.configSince).toISOString()}` : `last ${minutes} minutes, config ${model.configHash}`;
+  const from = model.evidenceFromMs;
+  const began = from === model.configSince ? `config ${model.configHash} came into force` : from === model.startedMs ? 'this process started' : 'the live counters\' oldest';
+  const windowWords = `in the evidence window (the last ${spanInWords(model.toMs - from)}, since ${began})`;
+  const facts = model.operations.map((op) => operationFacts(op, model, rollout));
   const rows = model.operations.map((op) => html`<tr data-operation="${op.operation}"><td>${op.operation}</td>${routeCells(op)}${readinessHtmlCells(op)}</tr>`);
   const clients = model.clients.slice(0, CLIENTS_SHOWN).map(
     (c) =>
@@ -76,23 +72,48 @@ export function renderConsole(
   const breaker = model.api2BreakerState;
   const body = html`<h1>Migration console</h1>
 <p id="scope" data-scope="${model.scope}">${scopeText(model)}</p>
-<p id="window" data-from="${model.fromMs}" data-to="${model.toMs}" data-config="${model.configHash}">Evidence of the config version in force (${since}): ${new Date(model.fromMs).toISOString()} to ${new Date(model.toMs).toISOString()}. Refreshes every ${refreshSeconds} s.</p>
-<p id="headline"><strong>${model.headline}</strong></p>
+<p id="window" data-from="${from}" data-to="${model.toMs}" data-config="${model.configHash}">Evidence of config ${model.configHash}: since ${timeHtml(from, nowMs)} (${began}), to <span title="${dateInWords(model.toMs)}">now</span>. Refreshes every ${refreshSeconds} s.</p>
+<p id="headline"><strong>${headlineOf(facts.filter((op) => op.operation !== 'uncatalogued').map((op) => op.words))}</strong></p>
 ${raw(panel)}
 <p id="breaker">api2 circuit breaker (this replica): <span class="${breaker === 'closed' ? '' : 'open'}" data-field="api2BreakerState" data-value="${breaker}">${breaker}</span>; opened <span data-field="api2BreakerOpens" data-value="${model.api2BreakerOpens}">${formatCount(model.api2BreakerOpens)}</span> times in the window.</p>
 <h2>Operations</h2>
-<p class="muted">One state per operation, judged by the rollout gates (a plan's, else its default plan's) on the evidence of the config version and step in force: the same states /admin/rollout, /admin/traffic, /metrics and the migration report show. Latencies are fixed-bucket bounds (≤).</p>
-<table id="operations"><thead><tr><th>operation</th><th>mode in force</th><th>canary</th><th>shadow sample</th>${READINESS_HTML_HEADERS}</tr></thead><tbody>${rows}</tbody></table>
-${renderDifferences(model)}
+${overviewHtml(facts, windowWords)}
+<details id="figures"><summary>Every figure per operation: each side's requests, errors and latency, the comparisons, the fallbacks</summary>
+<p class="muted">One state per operation, judged by the rollout gates (a plan's, else its default plan's) on the evidence of the config version and step in force: the same states /admin/rollout, /admin/traffic, /metrics and the migration report show. The counts are ${windowWords}; a gate judges its step's alone (an operation's page shows those). Latencies are fixed-bucket bounds (≤).</p>
+<div class="scroll"><table id="operations"><thead><tr><th>operation</th><th>mode in force</th><th>canary</th><th>shadow sample</th>${READINESS_HTML_HEADERS}</tr></thead><tbody>${rows}</tbody></table></div></details>
+${renderDifferences(model, nowMs)}
 ${renderRolloutSection(rollout, nowMs, judgements)}
 <h2>Clients held back</h2>
 ${clientSection}
 <p><a id="every-client" href="/admin/clients">Every client</a>: its operations, sides, errors, losses, programs and rollout plans, from the usage log.</p>`;
-  // STYLE is a constant of this file, never data: written as it is.
+  // CONSOLE_STYLE is a constant, never data: written as it is.
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${refreshSeconds}"><title>Migration console</title><meta name="viewport" content="width=device-width, initial-scale=1"><style>${raw(STYLE)}</style></head><body>${body}</body></html>
+<html lang="en"><head><meta charset="utf-8"><noscript><meta http-equiv="refresh" content="${refreshSeconds}"></noscript><title>Migration console</title><meta name="viewport" content="width=device-width, initial-scale=1"><style>${raw(CONSOLE_STYLE)}</style></head><body data-refresh="${refreshSeconds}">${body}<script>${raw(REFRESH_IN_PLACE)}</script></body></html>
 `.toString();
 }
+
+/**
+ * With JavaScript, the page refreshes in place (the meta refresh is in <noscript>): it fetches
+ * itself every `data-refresh` seconds and swaps its body, keeping the sections opened and the
+ * scroll, and waits while a form field has the focus. A constant of this file, never data.
+ */
+const REFRESH_IN_PLACE = `(() => {
+  const seconds = Number(document.body.dataset.refresh) || 5;
+  setInterval(async () => {
+    const active = document.activeElement;
+    if (active && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName)) return;
+    try {
+      const answer = await fetch(location.href, { cache: 'no-store', credentials: 'same-origin' });
+      if (!answer.ok) return;
+      const fresh = new DOMParser().parseFromString(await answer.text(), 'text/html').body;
+      const opened = [...document.querySelectorAll('details[open][id]')].map((d) => d.id);
+      const y = window.scrollY;
+      document.body.replaceChildren(...fresh.childNodes);
+      for (const id of opened) { const d = document.getElementById(id); if (d) d.open = true; }
+      window.scrollTo(0, y);
+    } catch { /* the next tick tries again */ }
+  }, seconds * 1000);
+})();`;
 
 /** DECISION: the console shows the live counters' whole span (15 minutes) and refreshes every 5 s. */
 const REFRESH_SECONDS = 5;
@@ -113,7 +134,7 @@ export function consoleView(
       const judged = await judge();
       const now = active();
       if (!judged || !now) return '<!doctype html><title>Migration console</title><p>starting</p>';
-      return renderConsole(consoleModel(judged, now.config, snapshot, differences()), REFRESH_SECONDS, snapshot, Date.now(), judged.judgements, panel());
+      return renderConsole(consoleModel(judged, now.config, snapshot, differences(), Date.parse(now.loadedAt)), REFRESH_SECONDS, snapshot, Date.now(), judged.judgements, panel());
     },
   };
 }

@@ -58,8 +58,11 @@ function routeAdminViews(app: Hono<any>, admin: AdminRoutes): void {
   for (const action of admin.actions ?? []) {
     app.post(action.path, async (c) => {
       const form = (c.req.header('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
-      const { status, body } = await action.handle(c.req.param() as Record<string, string>, await actionInput(c.req.raw, c.req.query()));
-      if (form && action.returnTo && status < 400) return c.redirect(action.returnTo, 303);
+      const params = c.req.param() as Record<string, string>;
+      const input = await actionInput(c.req.raw, c.req.query());
+      const { status, body } = await action.handle(params, input);
+      const returnTo = typeof action.returnTo === 'function' ? action.returnTo(params, input) : action.returnTo;
+      if (form && returnTo && status < 400) return c.redirect(returnTo, 303);
       return c.json(body, status as 200, { 'cache-control': 'no-store' });
     });
   }

@@ -26,7 +26,8 @@ export const GUIDE_USAGE = `usage: npm run report -- guide (--client LABEL... | 
   --since WHEN       count lines from then: a date, an ISO date-time, or N days back (30d); default all
   --format FORMAT    markdown (default) or html
   --out PATH         the page's file (one client; default stdout), or the directory of the pages (--all)
-  --config FILE      the gateway's config: the deprecation dates and pages it announces
+  --config FILE      the gateway's config: the deprecation dates and pages it announces, and api2's
+                     base URL (upstreams.api2.baseUrl) for the curl lines (else $API2_BASE_URL)
   --clickhouse URL   read the usage-log table in ClickHouse instead of files (--table NAME, --timeout SECONDS)
 `;
 
@@ -86,10 +87,12 @@ export async function runGuide(argv: readonly string[], examples: ExampleRequest
   if (unreadable !== undefined) return fail(`cannot read ${unreadable}`);
 
   let deprecation: DeprecationConfig | undefined;
+  let api2BaseUrl: string | undefined;
   if (values.config !== undefined) {
     const loaded = await loadConfigFile(values.config);
     if (!loaded.ok) return fail(`--config ${values.config}: ${loaded.errors.join('; ')}`);
     deprecation = loaded.config.deprecation;
+    api2BaseUrl = loaded.config.upstreams.api2?.baseUrl;
   }
 
   const filter: GuideFilter = { since, clients: values.all ? undefined : new Set(clients) };
@@ -104,7 +107,7 @@ export async function runGuide(argv: readonly string[], examples: ExampleRequest
   if (values.all) await mkdir(values.out!, { recursive: true });
   const pages: string[] = [];
   for (const usage of usages) {
-    const page = render(await guideOf(usage, deprecation, sources, examples));
+    const page = render(await guideOf(usage, deprecation, sources, examples, api2BaseUrl));
     if (values.all) await writeFile(join(values.out!, fileName(usage.client, values.format)), page);
     else pages.push(page);
   }

@@ -20,11 +20,12 @@ export interface AdminView {
 /**
  * An admin action: a POST at a path (Hono pattern, e.g. `/admin/rollout/:operation/:action`), answered in JSON.
  * `returnTo`: a plain HTML form's POST (urlencoded) that succeeded is answered 303 to this page
- * (the console), so the page works without JavaScript.
+ * (the console), so the page works without JavaScript; a function chooses it from the action's
+ * path parameters and input (a console page that sent the form).
  */
 export interface AdminAction {
   readonly path: string;
-  readonly returnTo?: string;
+  readonly returnTo?: string | ((params: Readonly<Record<string, string>>, input: Readonly<Record<string, string>>) => string);
   /** `input`: the query's text values, then the body's (a JSON object or a form), the body's first. */
   handle(params: Readonly<Record<string, string>>, input: Readonly<Record<string, string>>): Promise<{ readonly status: number; readonly body: object }>;
 }

@@ -15,6 +15,8 @@ import type { GatewayConfig } from '../config/schema.js';
 import type { RecordSink } from '../gateway/request-record.js';
 import type { ShadowRecord } from '../traffic/shadow.js';
 import { consoleView } from '../admin/console-page.js';
+import { consoleReturnTo } from '../admin/console-overview.js';
+import { operationView } from '../admin/operation-page.js';
 import { judgementSource } from '../migration/judgement/source.js';
 import { rolloutAdminView } from '../admin/judgement-views.js';
 import { routesInForce } from '../migration/rollout/route-in-force.js';
@@ -119,6 +121,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const rolloutRoutes = rolloutAdmin(() => rollout);
   // The one judgement of each operation, which every admin view and the metrics show.
   const judge = judgementSource(live, () => generations?.active, () => rollout?.snapshot());
+  const clientHistory = usageLogHistory(config.observability.log);
+  const plansInForce = () => {
+    // Where each rollout is: the runner's states, as the other views show them (one snapshot a view).
+    const states = new Map((rollout?.snapshot().operations ?? []).map((o) => [o.operation as string, o.state?.at]));
+    return withPositions(generations?.active.config.routes ?? {}, (operation) => states.get(operation));
+  };
   const routeInForce = () => (generations ? routesInForce(generations.active.config, { route: (id) => rollout?.route(id) }) : undefined);
   const observability = createNodeObservability(
     config,
@@ -128,11 +136,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       { path: '/admin/traffic', render: async () => (generations ? trafficView(generations.active, routeInForce()!, await judge()) : {}) },
       { path: rolloutRoutes.view.path, render: async () => rolloutAdminView(rollout?.snapshot(), await judge()) },
       consoleView(judge, () => generations?.active, () => rollout?.snapshot(), () => generations?.active.traffic?.shadow?.snapshot() ?? [], options.extraAdmin?.consolePanel),
-      ...clientViews(usageLogHistory(config.observability.log), () => {
-        // Where each rollout is: the runner's states, as the other views show them (one snapshot a view).
-        const states = new Map((rollout?.snapshot().operations ?? []).map((o) => [o.operation as string, o.state?.at]));
-        return withPositions(generations?.active.config.routes ?? {}, (operation) => states.get(operation));
-      }),
+      ...clientViews(clientHistory, plansInForce),
+      operationView(judge, () => generations?.active, () => rollout?.snapshot(), () => generations?.active.traffic?.shadow?.snapshot() ?? [], clientHistory, plansInForce),
       ...(options.extraAdmin?.views ?? []),
     ],
     // The pools of the config in force (a retired generation's pools drain and close on their own).
@@ -140,7 +145,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     fleet.status,
     // The usage log's `config` field: the content hash of the config in force.
     () => generations?.active.configHash ?? '',
-    [rolloutRoutes.action, ...(options.extraAdmin?.actions ?? [])],
+    // A console form's action comes back to the page that sent it.
+    [{ ...rolloutRoutes.action, returnTo: consoleReturnTo }, ...(options.extraAdmin?.actions ?? [])],
   );
   const migration = observability.metricsRegistry
     ? migrationMetrics(observability.metricsRegistry, { active: () => generations?.active, breakers: () => generations?.active.traffic?.breakers ?? {}, route: routeInForce, judge })

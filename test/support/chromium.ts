@@ -11,13 +11,14 @@ import type { Cleanup } from './cleanup.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
-export async function openChromiumPage(cleanup: Cleanup, headers: Record<string, string> = {}): Promise<Page> {
+/** `javaScript`: on, for a test of what the page does with it (every other reads the page without). */
+export async function openChromiumPage(cleanup: Cleanup, headers: Record<string, string> = {}, javaScript = false): Promise<Page> {
   const profile = await mkdtemp(join(tmpdir(), 'chromium-profile-'));
   cleanup.push(() => rm(profile, { recursive: true, force: true }));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    javaScriptEnabled: false,
+    javaScriptEnabled: javaScript,
     extraHTTPHeaders: headers,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1600, height: 1000 },

@@ -39,8 +39,10 @@ const NOUN: Record<GateResult['gate'], string> = { shadowAgreement: 'differ', er
  */
 export function describeGate(gate: GateResult): string {
   if (gate.method !== 'anytime-bound' || gate.lower == null || gate.upper == null || gate.bound === null) return describePoint(gate);
-  const { lower, upper, bound } = gate;
-  const measured = gate.measured === null ? '-' : pct(gate.measured);
+  // A rate is printed within [0, 100 %]: a bound beyond it (the interval of an excess over legacy's rate reaches below 0) says no more than the end it is clamped to.
+  const [lower, upper] = [clampRate(gate.lower), clampRate(gate.upper)];
+  const { bound } = gate;
+  const measured = gate.measured === null ? '-' : pct(clampRate(gate.measured));
   const counted = gate.gate === 'errorRate' ? `${gate.adverse ?? '?'}/${gate.samples} api2 errors (excess ${measured}${legacyPart(gate.reference)})` : `${gate.adverse ?? '?'}/${gate.samples} ${NOUN[gate.gate]} (${measured})`;
   const confidence = `${gate.confidence === null || gate.confidence === undefined ? '?' : Number((gate.confidence * 100).toPrecision(6))} %`;
   const head = `${gate.gate} ${counted}: ${confidence}`;
@@ -67,5 +69,7 @@ function legacyPart(reference: GateResult['reference']): string {
   if (!reference) return '';
   return reference.samples > 0 ? `, legacy ${reference.adverse}/${reference.samples}` : `, legacy baseline ${pct(reference.rate)}`;
 }
+
+const clampRate = (rate: number): number => Math.min(1, Math.max(0, rate));
 
 const plain = (value: number | null): string => (value === null ? '-' : String(Number(value.toPrecision(3))));

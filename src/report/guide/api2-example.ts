@@ -28,6 +28,10 @@ export interface Api2Example {
   readonly query: readonly string[];
   /** JSON body field names. */
   readonly body: readonly string[];
+  /** `?title_kw=soup&pg=1`, or empty. */
+  readonly queryString: string;
+  /** The JSON body sent, when there is one. */
+  readonly bodyJson: string | undefined;
 }
 
 export interface Api2Replacement {
@@ -87,5 +91,7 @@ async function exampleRequest(operation: OperationId, example: ExampleRequest): 
     path: sent.path,
     query: Object.entries(sent.query ?? {}).filter(([, value]) => value !== undefined).map(([name]) => name),
     body: Object.keys(sent.body ?? {}),
+    queryString: queryString(sent.query),
+    bodyJson: sent.body === undefined ? undefined : JSON.stringify(sent.body),
   };
 }

@@ -15,6 +15,7 @@ import type { ExampleRequests } from './api2-example.js';
 import type { Api2Replacement } from './api2-example.js';
 import type { ClientUsage } from './usage.js';
 import { topPrograms } from '../client-facts.js';
+import { API2_BASE_URL_PLACEHOLDER, curlLine } from './curl-line.js';
 
 export interface GuideOperation {
   readonly operation: string;
@@ -29,6 +30,8 @@ export interface GuideOperation {
   readonly bySide: ReadonlyArray<readonly [string, number]>;
   /** The api2 request replacing it; undefined when it cannot move (`whyNot`). */
   readonly api2: Api2Replacement | undefined;
+  /** Its api2 example as a curl line on the api2 base URL, secrets as placeholders (curl-line.ts); undefined without an example. */
+  readonly curl: string | undefined;
   readonly whyNot: string | undefined;
   /** Legacy fields api2 cannot give, and what the gateway fills in. */
   readonly losses: readonly Loss[];
@@ -55,17 +58,20 @@ export interface Guide {
   readonly programs: ReadonlyArray<{ readonly program: string; readonly requests: number }>;
   /** The interface-wide settings, when set. */
   readonly notice: DeprecationNotice | undefined;
+  /** Where api2 is: the config's `upstreams.api2.baseUrl`, or the placeholder the docs name. */
+  readonly api2BaseUrl: string;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-export async function guideOf(usage: ClientUsage, deprecation: DeprecationConfig | undefined, sources: readonly string[], examples: ExampleRequests): Promise<Guide> {
+export async function guideOf(usage: ClientUsage, deprecation: DeprecationConfig | undefined, sources: readonly string[], examples: ExampleRequests, api2BaseUrl?: string): Promise<Guide> {
   const operations: GuideOperation[] = [];
   for (const [id, used] of usage.operations) {
     if (!isOperationId(id)) continue;
     const entry = operationById(id);
     const move = movability(id);
     const mapping = mappingFor(id);
+    const api2 = await api2Replacement(id, examples[id]);
     operations.push({
       operation: id,
       summary: entry.summary,
@@ -74,7 +80,8 @@ export async function guideOf(usage: ClientUsage, deprecation: DeprecationConfig
       firstUse: iso(used.first),
       lastUse: iso(used.last),
       bySide: [...used.bySide].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
-      api2: await api2Replacement(id, examples[id]),
+      api2,
+      curl: api2?.example ? curlLine(api2.example, api2BaseUrl, entry.auth === 'user') : undefined,
       whyNot: move.canMove ? undefined : move.reason,
       losses: mapping?.losses ?? [],
       differences: mapping?.differences ?? [],
@@ -93,5 +100,6 @@ export async function guideOf(usage: ClientUsage, deprecation: DeprecationConfig
     uncatalogued: usage.operations.get('uncatalogued')?.requests ?? 0,
     programs: topPrograms(usage.programs),
     notice: deprecation?.everyOperation,
+    api2BaseUrl: api2BaseUrl ?? API2_BASE_URL_PLACEHOLDER,
   };
 }
