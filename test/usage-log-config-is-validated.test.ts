@@ -7,16 +7,18 @@ import { parseConfig } from '../src/config/schema.js';
 const base = { upstreams: { legacy: { baseUrl: 'http://127.0.0.1:9000' } } };
 
 describe('observability config', () => {
-  it('defaults: log on to stdout at info, metrics at /metrics but served nowhere until protected', () => {
+  it('defaults: log on to stdout at info, metrics at /metrics but served nowhere until protected, traces not exported', () => {
     const result = parseConfig(base);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.config.observability).toEqual({
+    const { tracing, ...rest } = result.config.observability;
+    expect(rest).toEqual({
       log: { enabled: true, level: 'info', destination: 'stdout' },
       clientLabels: {},
       metrics: { enabled: true, path: '/metrics' },
       admin: { openMetrics: false },
     });
+    expect(tracing.enabled).toBe(false);
   });
 
   it('accepts a full configuration', () => {
