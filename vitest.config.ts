@@ -34,6 +34,7 @@ const SIDE_BY_SIDE_WORKERS = Math.max(4, availableParallelism() * 2);
  */
 const LONG_FILES_FIRST = [
   'test/demo-moves-reads-to-api2-and-rolls-back-on-a-fault.test.ts',
+  'test/demo-console-reads-at-a-glance-on-every-screen-in-chromium.test.ts',
   'test/adding-an-operation-walkthrough.test.ts',
   'test/adding-a-usage-log-field-walkthrough.test.ts',
   'test/start-writes-only-usage-lines-and-fails-in-one-line.test.ts',
@@ -42,6 +43,7 @@ const LONG_FILES_FIRST = [
   'test/rollout-state-survives-an-emptied-redis.test.ts',
   'test/rollout-agreement-gate-holds-a-mapping-that-differs-on-3-percent.test.ts',
   'test/cli-help-version-and-check-config.test.ts',
+  'test/reliability-writes-are-sent-once.test.ts',
 ];
 
 class LongFilesFirst extends BaseSequencer {
