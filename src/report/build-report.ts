@@ -198,6 +198,7 @@ export function shadowReport(shadow: ShadowAgg): ShadowReport {
     equal: shadow.equal,
     differing: shadow.differing,
     skipped: shadow.skipped,
+    raced: shadow.raced,
     agreement: compared === 0 ? null : shadow.equal / compared,
     topFields: top(shadow.fields),
     noiseFields: top(shadow.noise),

@@ -50,7 +50,7 @@ export interface ShadowLine {
   readonly routeMode?: string | undefined;
   readonly stepSince?: number | undefined;
   readonly operation: string;
-  readonly outcome: 'equal' | 'differ' | 'skipped';
+  readonly outcome: 'equal' | 'differ' | 'race' | 'skipped';
   readonly reason: string | undefined;
   /** Field paths blamed on the mapping. */
   readonly diffs: readonly string[];
@@ -104,6 +104,8 @@ export interface ShadowReport {
   readonly equal: number;
   readonly differing: number;
   readonly skipped: number;
+  /** Races: comparisons a write of their scope overlapped, left out of compared (docs/rollout.md "Races"). */
+  readonly raced: number;
   /** equal / compared; null with no comparison. */
   readonly agreement: number | null;
   /** Field paths blamed on the mapping: in how many comparisons, most first (at most 10). */

@@ -27,16 +27,18 @@ export function judgeOperation(input: JudgementInput): Judgement {
   return input.rollout ? judgeRollout(input, input.rollout) : judgeWithoutPlan(input);
 }
 
-function blank(operation: string, canMove: boolean, step: Position | null): Omit<Judgement, 'state' | 'detail' | 'next'> {
-  return { operation, canMove, step, hold: null, pausedBy: null, missing: {}, gates: [] };
+function blank(operation: string, canMove: boolean, step: Position | null, races = 0): Omit<Judgement, 'state' | 'detail' | 'next'> {
+  return { operation, canMove, step, hold: null, pausedBy: null, missing: {}, gates: [], races };
 }
+
+const racesOf = (input: JudgementInput): number => input.evidence.counts.shadow.raced ?? 0;
 
 function judgeRollout(input: JudgementInput, rollout: RolloutFacts): Judgement {
   const { operation } = input;
   const plan = input.plan ?? defaultPlan(input.write);
   const at = rollout.at;
   const gates = input.judged ?? (at === 'legacy' ? [] : judgeGates(plan, at, input.evidence, 'step', plan.minSamples, undefined));
-  const base = { ...blank(operation, true, at), gates };
+  const base = { ...blank(operation, true, at, racesOf(input)), gates };
   const resume = `POST /admin/rollout/${operation}/resume`;
   switch (rollout.status) {
     case 'rolled-back':
@@ -90,7 +92,7 @@ function judgeWithoutPlan(input: JudgementInput): Judgement {
   const { operation } = input;
   const plan: RolloutPlan = input.plan ?? defaultPlan(input.write);
   const at = positionOfMode(input);
-  const base = blank(operation, true, null);
+  const base = blank(operation, true, null, racesOf(input));
   const planKey = `routes.${operation}.rollout`;
   if (at === 'legacy') {
     return input.write

@@ -78,4 +78,6 @@ export interface Judgement {
   readonly missing: Readonly<Record<string, number>>;
   /** The gates the state was judged on (the runner's last evaluation, or judged here). */
   readonly gates: readonly GateResult[];
+  /** Races in the evidence in force: comparisons a write of their scope overlapped, left out of the agreement gate (docs/rollout.md "Races"). */
+  readonly races: number;
 }

@@ -41,7 +41,8 @@ export function describeGate(gate: GateResult): string {
   if (gate.method !== 'anytime-bound' || gate.lower == null || gate.upper == null || gate.bound === null) return describePoint(gate);
   const { lower, upper, bound } = gate;
   const measured = gate.measured === null ? '-' : pct(gate.measured);
-  const counted = gate.gate === 'errorRate' ? `${gate.adverse ?? '?'}/${gate.samples} api2 errors (excess ${measured}${legacyPart(gate.reference)})` : `${gate.adverse ?? '?'}/${gate.samples} ${NOUN[gate.gate]} (${measured})`;
+  const races = gate.races ? `, ${gate.races} ${gate.races === 1 ? 'race' : 'races'} left out` : '';
+  const counted = gate.gate === 'errorRate' ? `${gate.adverse ?? '?'}/${gate.samples} api2 errors (excess ${measured}${legacyPart(gate.reference)})` : `${gate.adverse ?? '?'}/${gate.samples} ${NOUN[gate.gate]} (${measured}${races})`;
   const confidence = `${gate.confidence === null || gate.confidence === undefined ? '?' : Number((gate.confidence * 100).toPrecision(6))} %`;
   const head = `${gate.gate} ${counted}: ${confidence}`;
   if (gate.outcome === 'fail') return `${head} lower bound ${pct(lower, [bound])} > ${pct(bound, [lower])} (${gate.window})`;

@@ -30,7 +30,8 @@ export interface OperationEvidence {
   readonly legacy: SideEvidence;
   readonly api2: SideEvidence;
   readonly fallbacks: number;
-  readonly shadow: { readonly compared: number; readonly agreed: number };
+  /** raced: comparisons a write of their scope overlapped, left out of compared (absent: none counted). */
+  readonly shadow: { readonly compared: number; readonly agreed: number; readonly raced?: number };
 }
 
 export interface WindowEvidence {
@@ -51,6 +52,7 @@ export function evidenceFields(prefix: string, window: WindowEvidence): Record<s
     [`${prefix}.legacyP95Ms`]: counts.legacy.p95Ms,
     [`${prefix}.compared`]: counts.shadow.compared,
     [`${prefix}.agreed`]: counts.shadow.agreed,
+    [`${prefix}.raced`]: counts.shadow.raced ?? 0,
     [`${prefix}.breakerOpens`]: window.api2BreakerOpens,
   };
 }
@@ -86,7 +88,7 @@ export function judgeGates(plan: RolloutPlan, at: Position, window: WindowEviden
   const agreement = gates.shadowAgreement;
   if (agreement && (at === 'shadow' || counts.shadow.compared > 0)) {
     const floors = step ? { pass: agreement.minComparisons ?? 1, fail: 1 } : { pass: minSamples, fail: minSamples };
-    results.push(judgeAgreement(agreement, counts.shadow.compared, counts.shadow.agreed, which, floors));
+    results.push({ ...judgeAgreement(agreement, counts.shadow.compared, counts.shadow.agreed, which, floors), races: counts.shadow.raced ?? 0 });
   }
   if (at !== 'shadow' && at !== 'legacy') {
     const own = legacyOwn(counts);
