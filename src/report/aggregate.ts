@@ -28,6 +28,8 @@ export interface ShadowAgg {
   skipped: number;
   /** Comparisons a write of their scope overlapped (neither equal nor differing). */
   raced: number;
+  /** Comparisons api2 answered 5xx, timed out or refused. */
+  unavailable: number;
   /** Field path → comparisons that blamed it on the mapping. */
   readonly fields: Map<string, number>;
   /** Field path → comparisons where legacy itself varied on it. */
@@ -295,6 +297,7 @@ export class Aggregator {
       case 'equal': shadow.equal++; break;
       case 'differ': shadow.differing++; break;
       case 'race': shadow.raced++; break;
+      case 'unavailable': shadow.unavailable++; break;
       case 'skipped': bump(shadow.skipReasons, line.reason ?? '(no reason given)'); shadow.skipped++; break;
     }
     this.scoped.addShadow(line.config ?? '', line.operation, stepKey(line.routeMode, line.stepSince), line.outcome, line.time);
@@ -415,7 +418,7 @@ function newOperation(index: number): OperationAgg {
     cache: { hit: 0, miss: 0, stale: 0, bypass: 0 },
     routeModes: new Map(),
     fallbacks: 0,
-    shadow: { equal: 0, differing: 0, skipped: 0, raced: 0, fields: new Map(), noise: new Map(), skipReasons: new Map(), examples: [] },
+    shadow: { equal: 0, differing: 0, skipped: 0, raced: 0, unavailable: 0, fields: new Map(), noise: new Map(), skipReasons: new Map(), examples: [] },
   };
 }
 

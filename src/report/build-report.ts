@@ -199,6 +199,7 @@ export function shadowReport(shadow: ShadowAgg): ShadowReport {
     differing: shadow.differing,
     skipped: shadow.skipped,
     raced: shadow.raced,
+    unavailable: shadow.unavailable,
     agreement: compared === 0 ? null : shadow.equal / compared,
     topFields: top(shadow.fields),
     noiseFields: top(shadow.noise),

@@ -78,7 +78,7 @@ export function judgeReport(scoped: ScopedEvidence, rollouts: readonly RolloutRe
     const counts = scoped.countsOf(config, id, mode, step);
     const evidence: Evidence = counts
       ? { operation: id, legacy: counts.legacy, api2: counts.api2, fallbacks: counts.fallbacks, shadow: counts.shadow, breakerOpens }
-      : { operation: id, legacy: EMPTY_SIDE, api2: EMPTY_SIDE, fallbacks: 0, shadow: { compared: 0, agreed: 0, differed: 0, raced: 0, skipped: 0 }, breakerOpens };
+      : { operation: id, legacy: EMPTY_SIDE, api2: EMPTY_SIDE, fallbacks: 0, shadow: { compared: 0, agreed: 0, differed: 0, raced: 0, unavailable: 0, skipped: 0 }, breakerOpens };
     const judgement = judgeOperation({ operation: id, mode, write, plan: undefined, rollout: facts, evidence: gateEvidence(evidence) });
     return { judgement, evidence, step };
   });

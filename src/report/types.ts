@@ -50,7 +50,7 @@ export interface ShadowLine {
   readonly routeMode?: string | undefined;
   readonly stepSince?: number | undefined;
   readonly operation: string;
-  readonly outcome: 'equal' | 'differ' | 'race' | 'skipped';
+  readonly outcome: 'equal' | 'differ' | 'race' | 'unavailable' | 'skipped';
   readonly reason: string | undefined;
   /** Field paths blamed on the mapping. */
   readonly diffs: readonly string[];
@@ -106,6 +106,8 @@ export interface ShadowReport {
   readonly skipped: number;
   /** Races: comparisons a write of their scope overlapped, left out of compared (docs/rollout.md "Races"). */
   readonly raced: number;
+  /** api2 answered 5xx, timed out or refused: left out of compared, against api2's availability. */
+  readonly unavailable: number;
   /** equal / compared; null with no comparison. */
   readonly agreement: number | null;
   /** Field paths blamed on the mapping: in how many comparisons, most first (at most 10). */

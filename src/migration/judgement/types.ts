@@ -80,4 +80,12 @@ export interface Judgement {
   readonly gates: readonly GateResult[];
   /** Races in the evidence in force: comparisons a write of their scope overlapped, left out of the agreement gate (docs/rollout.md "Races"). */
   readonly races: number;
+  /** Comparisons in the evidence in force whose api2 call failed (5xx, timeout, refused): left out of agreement, against api2's availability. */
+  readonly api2Failures: number;
+  /**
+   * For `held`: what holds it. api2-unavailable: api2's error rate (an outage, named in `detail`
+   * with its figures; it moves on when api2 recovers); mapping: answers differ; other: latency,
+   * the breaker. null in every other state.
+   */
+  readonly cause: 'api2-unavailable' | 'mapping' | 'other' | null;
 }
