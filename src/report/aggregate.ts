@@ -197,14 +197,20 @@ export class Aggregator {
   readonly clients = new Map<string, ClientAgg>();
   readonly uncatalogued = new Map<string, TemplateAgg>();
   /** The evidence per config version and mode in force, which the judgement reads (scoped-evidence.ts). */
-  readonly scoped = new ScopedEvidence();
+  readonly scoped: ScopedEvidence;
   private readonly modeIds = new Interner();
   private readonly versionIds = new Interner();
   private readonly methodIds = new Interner();
   private readonly templateIds = new Interner();
 
   /** `--since`: lines written before this epoch ms are left out, but rollout decisions (a route's state needs its whole history). */
-  constructor(private readonly since = -Infinity) {}
+  /** `stepBucketMs`: the config's live counter bucket (`--config`): a step is judged on whole buckets, as the runner does. */
+  constructor(
+    private readonly since = -Infinity,
+    stepBucketMs?: number,
+  ) {
+    this.scoped = new ScopedEvidence(stepBucketMs);
+  }
 
   addLine(input: string, line: string, lineNumber: number): void {
     const parsed = parseLine(line);

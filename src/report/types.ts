@@ -74,6 +74,11 @@ export interface ReportOptions {
   readonly configVersion?: string | undefined;
   /** The config's routes (`--config`): the client sections then say where the rollout plans put each client. */
   readonly plans?: PlansByOperation | undefined;
+  /**
+   * The live counters' bucket of the config (`--config`: rollout.evaluationMs capped at 5 s): a
+   * rolled-out route's step is judged on its lines from its first whole bucket on, as the runner does.
+   */
+  readonly stepBucketMs?: number | undefined;
   /** `--since` (epoch ms): the lines written before it are left out, but rollout decisions. */
   readonly since?: number | undefined;
 }
@@ -286,6 +291,8 @@ export interface Report {
     readonly states: Readonly<Record<OperationState, number>>;
     /** The config version (content hash) whose evidence was judged; null when no line names one. */
     readonly configVersion: string | null;
+    /** Which gates the states were judged on: each plan's (`--config`), or the default plans'. */
+    readonly gates: string;
     /** Every config version the log holds (judge another with `--config-version`). */
     readonly configVersions: readonly string[];
     /** api2 circuit breaker opens in the log; null when the source does not know (ClickHouse). */

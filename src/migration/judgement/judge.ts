@@ -7,7 +7,7 @@
  */
 import { movability } from '../../catalogue/movability.js';
 import type { RolloutPlan } from '../../config/rollout.js';
-import { judgeGates } from '../rollout/gates.js';
+import { judgeGates, measuredBaseline } from '../rollout/gates.js';
 import { describeGate } from '../rollout/gate-text.js';
 import type { GateResult, Position } from '../rollout/state.js';
 import { positionKey, positionLabel } from '../rollout/steps.js';
@@ -44,7 +44,9 @@ function judgeRollout(input: JudgementInput, rollout: RolloutFacts): Judgement {
   const { operation } = input;
   const plan = input.plan ?? defaultPlan(input.write);
   const at = rollout.at;
-  const gates = input.judged ?? (at === 'legacy' ? [] : judgeGates(plan, at, input.evidence, 'step', plan.minSamples, undefined));
+  // As the controller judges: legacy's baseline of this step when it has enough samples, else the last one measured.
+  const baseline = measuredBaseline(input.evidence.counts, plan.minSamples) ?? input.baseline;
+  const gates = input.judged ?? (at === 'legacy' ? [] : judgeGates(plan, at, input.evidence, 'step', plan.minSamples, baseline));
   const base = { ...blank(operation, true, at, input), gates };
   const resume = `POST /admin/rollout/${operation}/resume`;
   switch (rollout.status) {

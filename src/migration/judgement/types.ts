@@ -49,6 +49,8 @@ export interface JudgementInput {
   readonly rollout: RolloutFacts | undefined;
   /** The evidence of the config version (and, for a rollout, the step) in force. */
   readonly evidence: WindowEvidence;
+  /** Legacy's last baseline measured with enough samples before this step (the rollout state's), for steps where legacy answers too few. */
+  readonly baseline?: { readonly errorRate: number; readonly p95Ms: number | null } | undefined;
   /** The rollout's last gate evaluation, when a runner judged one (else the gates are judged here on `evidence`). */
   readonly judged?: readonly GateResult[] | undefined;
 }
