@@ -19,10 +19,13 @@ import type { ShadowAnswer, ShadowComparator } from '../traffic/shadow.js';
 import { NO_SIGNAL } from './answerer.js';
 import type { Answerer, ReadFacts } from './answerer.js';
 import type { PipelineParts } from './parts.js';
-import type { WriteWatch } from './write-watch-stage.js';
+import { watchedWrite } from './write-watch.js';
+import type { WriteWatch } from './write-watch.js';
 
 export function withShadow(parts: PipelineParts, shadow: ShadowComparator, inner: Answerer, sides: Answerer, watch: WriteWatch): Answerer {
   return (request, facts) => {
+    // A write: told to the write clock while it runs (never compared itself).
+    if (!request.match.operation.safe) return watchedWrite(watch, inner, request, facts);
     // Before the client's answer is asked: a write of its scope from here to the comparison's end is a race.
     const mark = watch.clock.mark();
     return whenReady(inner(request, facts), (outcome) => {

@@ -1,5 +1,5 @@
 /**
- * The write-watch stage: every write the gateway forwards is told to the write clock
+ * Write watching, for the shadow stage: every write the gateway forwards is told to the write clock
  * (src/traffic/write-clock.ts) from the moment it is sent until it is answered, under the scope
  * the page cache invalidates (every page for a write that drops every page or has no user, else
  * the writing user's). A shadow comparison of the same scope that overlapped it is a race
@@ -16,7 +16,7 @@ import type { CanonicalRequest } from '../request/canonical-request.js';
 import type { HmacSha256 } from '../request/hmac.js';
 import { WriteClock } from '../traffic/write-clock.js';
 import type { WriteScope } from '../traffic/write-clock.js';
-import type { Answerer } from './answerer.js';
+import type { Answerer, ReadFacts } from './answerer.js';
 
 export interface WriteWatch {
   readonly clock: WriteClock;
@@ -30,25 +30,23 @@ export function writeWatchOf(searchCache: SearchCache | null, hmacSha256: HmacSh
   return { clock: new WriteClock(), scopeOf: (request) => (request.authorization ? hash(`authorization\n${request.authorization}`) : null) };
 }
 
-export function withWriteWatch(watch: WriteWatch, inner: Answerer): Answerer {
-  return (request, facts) => {
-    const { operation } = request.match;
-    if (operation.safe) return inner(request, facts);
-    const scope = operation.drops === 'all-pages' ? null : watch.scopeOf(request);
-    watch.clock.began(scope);
-    const ended = () => watch.clock.ended(scope, true);
-    try {
-      return whenReady(
-        inner(request, facts),
-        (outcome) => (ended(), outcome),
-        (error: unknown) => {
-          ended();
-          throw error;
-        },
-      );
-    } catch (error) {
-      ended();
-      throw error;
-    }
-  };
+/** A write answered by `inner`, told to the clock from the moment it is sent until it is answered (the shadow stage calls it for writes). */
+export function watchedWrite(watch: WriteWatch, inner: Answerer, request: CanonicalRequest, facts: ReadFacts): ReturnType<Answerer> {
+  const { operation } = request.match;
+  const scope = operation.drops === 'all-pages' ? null : watch.scopeOf(request);
+  watch.clock.began(scope);
+  const ended = () => watch.clock.ended(scope, true);
+  try {
+    return whenReady(
+      inner(request, facts),
+      (outcome) => (ended(), outcome),
+      (error: unknown) => {
+        ended();
+        throw error;
+      },
+    );
+  } catch (error) {
+    ended();
+    throw error;
+  }
 }
