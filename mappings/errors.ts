@@ -44,7 +44,7 @@ export class MappingRefusal extends Error {
 
 export class LegacyRefusal extends Error {
   constructor(
-    readonly status: 400 | 403,
+    readonly status: 400 | 403 | 404,
     message: string,
     /** api2's own refusal of the request. */
     readonly api2: Api2StatusError,

@@ -10,7 +10,8 @@ import type { GroceryItem as LegacyGroceryItem } from '../src/legacy/records.js'
 import { GroceryList, ShoppingListLine, SystemObject } from './api2-schemas.js';
 import type { GroceryItem, ShoppingListLine as Line } from './api2-schemas.js';
 import { expectOk } from './api2-call.js';
-import { MappingRefusal, parseApi2 } from './errors.js';
+import { Api2StatusError, MappingRefusal, parseApi2 } from './errors.js';
+import { LEGACY_REFUSALS } from '../src/legacy/refusal-words.js';
 import { legacyDateOf } from './recipe-info.js';
 import type { Api2Port, LegacyCall, Loss, OperationMapping } from './types.js';
 
@@ -73,8 +74,18 @@ async function readList(api2: Api2Port): Promise<GroceryItem[]> {
 async function resolveGuid(api2: Api2Port, id: string): Promise<string> {
   if (GUID.test(id)) return id;
   const item = (await readList(api2)).find((entry) => entry.ItemID === Number(id));
-  if (!item) throw new MappingRefusal(404, `No grocery item ${id} on this user's list.`);
+  if (!item) throw new MappingRefusal(404, LEGACY_REFUSALS.groceryItemNotFound(id));
   return item.GUID;
+}
+
+/** api2's 404 of an item, answered in legacy's words: the item named as the client named it. */
+async function notFoundAs<T>(id: string, reply: Promise<T>): Promise<T> {
+  try {
+    return await reply;
+  } catch (error) {
+    if (error instanceof Api2StatusError && error.status === 404) throw new MappingRefusal(404, LEGACY_REFUSALS.groceryItemNotFound(id));
+    throw error;
+  }
 }
 
 const LOCAL_STATUS_LOSS: Loss = { field: 'LocalStatus', fill: 'UNMODIFIED', why: 'api2 ShoppingListLine has no LocalStatus' };
@@ -108,7 +119,7 @@ export const groceryUpdateMapping: OperationMapping = {
   inferences: [],
   async run(call, api2) {
     const guid = await resolveGuid(api2, call.values['id'] as string);
-    const write = await expectOk(api2, { method: 'PUT', path: `/grocerylist/item/${encodeURIComponent(guid)}`, body: { guid, ...api2ItemBody(call.values) } });
+    const write = await notFoundAs(call.values['id'] as string, expectOk(api2, { method: 'PUT', path: `/grocerylist/item/${encodeURIComponent(guid)}`, body: { guid, ...api2ItemBody(call.values) } }));
     parseApi2(SystemObject, write.body, 'PUT /grocerylist/item/{guid}');
     const item = (await readList(api2)).find((entry) => entry.GUID.toLowerCase() === guid.toLowerCase());
     if (!item) throw new MappingRefusal(404, `Grocery item ${guid} is not on the list after its update.`);
@@ -123,7 +134,7 @@ export const groceryDeleteMapping: OperationMapping = {
   inferences: [],
   async run(call, api2) {
     const guid = await resolveGuid(api2, call.values['id'] as string);
-    const reply = await expectOk(api2, { method: 'DELETE', path: `/grocerylist/item/${encodeURIComponent(guid)}` });
+    const reply = await notFoundAs(call.values['id'] as string, expectOk(api2, { method: 'DELETE', path: `/grocerylist/item/${encodeURIComponent(guid)}` }));
     parseApi2(SystemObject, reply.body, 'DELETE /grocerylist/item/{guid}');
     return { status: 204, body: null };
   },

@@ -138,7 +138,10 @@ export const reviewsUpdateMapping: OperationMapping = {
     try {
       reply = await expectOk(api2, { method: 'PUT', path: `/recipe/${rid}/review/${id}`, body: api2ReviewBody(call.values) });
     } catch (error) {
-      if (error instanceof Api2StatusError && error.status === 404) await refuseAsLegacy(api2, id, rid, await memory.recipeOfReview(id), error);
+      if (error instanceof Api2StatusError && error.status === 404) {
+        await refuseAsLegacy(api2, id, rid, await memory.recipeOfReview(id), error);
+        throw new LegacyRefusal(404, REVIEW_REFUSALS.notFound(id), error);
+      }
       throw error;
     }
     const review = parseApi2(Review, reply.body, 'PUT /recipe/{rid}/review/{id}');
@@ -152,7 +155,7 @@ export const reviewsUpdateMapping: OperationMapping = {
  * review in another recipe, the legacy backend's answer is found by reading api2 (its checks run
  * in this order: the review exists, it is the user's, rid is its recipe): the caller's own review
  * of the remembered recipe is this one → 400; the recipe has this review, someone else's → 403;
- * else (the memory is out of date) api2's 404 stands.
+ * else (the memory is out of date, or the review is gone) the 404 stands, in legacy's words.
  */
 async function refuseAsLegacy(api2: Api2Port, id: number, rid: number, known: number | undefined, notFound: Api2StatusError): Promise<void> {
   if (known === undefined || known === rid) return;
@@ -180,7 +183,10 @@ export const reviewsDeleteMapping: OperationMapping = {
         `Review ${id} cannot be deleted through api2: api2 needs its recipe id, which this request does not carry and the gateway has not seen. Send rid=<recipe id>, or route reviews.delete to legacy.`,
       );
     }
-    const reply = await expectOk(api2, { method: 'DELETE', path: `/recipe/${rid}/review/${id}` });
+    const reply = await expectOk(api2, { method: 'DELETE', path: `/recipe/${rid}/review/${id}` }).catch((error: unknown) => {
+      // api2 names the recipe; legacy, which needs none, names the review alone.
+      throw error instanceof Api2StatusError && error.status === 404 ? new LegacyRefusal(404, REVIEW_REFUSALS.notFound(id), error) : error;
+    });
     parseApi2(SystemObject, reply.body, 'DELETE /recipe/{rid}/review/{id}');
     return { status: 204, body: null };
   },

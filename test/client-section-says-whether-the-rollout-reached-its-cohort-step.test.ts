@@ -5,6 +5,7 @@
  * log's last rollout decision; the console from the runner (the Chromium test compares the two).
  */
 import { describe, expect, it } from 'vitest';
+import { RolloutPlanSchema } from '../src/config/rollout.js';
 import type { RolloutPlan } from '../src/config/rollout.js';
 import { clientStanding } from '../src/migration/rollout/client-standing.js';
 import type { Position } from '../src/migration/rollout/state.js';
@@ -12,7 +13,8 @@ import { renderText } from '../src/report/render-text.js';
 import { reportFromInputs } from '../src/report/run.js';
 import { logLine, T0, writeLog } from './support/log-fixtures.js';
 
-const plan = { steps: ['shadow', 5, { clients: ['team-app'], percent: 0 }, 50, 100], hold: [] } as unknown as RolloutPlan;
+// A parsed plan's defaults (gates, times: the report judges on them), with steps of its own (cast: a cohort step of 0 % after 5 % is refused by the config).
+const plan = { ...RolloutPlanSchema.parse({ steps: ['shadow', 5, 50, 100], gates: { shadowAgreement: {} } }), steps: ['shadow', 5, { clients: ['team-app'], percent: 0 }, 50, 100], hold: [] } as unknown as RolloutPlan;
 const standingAt = (at: Position | undefined) => clientStanding({ 'recipes.search': { rollout: plan, at } }, 'hash-of-team', 'team-app').cohorts;
 
 describe("a client's standing in a cohort step", () => {

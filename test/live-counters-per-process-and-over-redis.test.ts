@@ -49,7 +49,7 @@ describe('live counters in one process', () => {
     expect(search?.api2).toEqual({ requests: 20, status4xx: 1, status5xx: 1, p50Ms: 5, p95Ms: 500 });
     expect(search?.legacy).toMatchObject({ requests: 1, status4xx: 0, status5xx: 0 });
     expect(search?.fallbacks).toBe(1);
-    expect(w.operations.get('reviews.get')?.shadow).toEqual({ compared: 3, agreed: 2, differed: 1, skipped: 1 });
+    expect(w.operations.get('reviews.get')?.shadow).toEqual({ compared: 3, agreed: 2, differed: 1, raced: 0, unavailable: 0, skipped: 1 });
     expect(w.operations.get('favorites.list')).toMatchObject({ legacy: { requests: 0, p95Ms: null }, api2: { requests: 0 } });
     expect(w.operations.size, 'every catalogued operation has its row').toBe(OPERATIONS.length);
     expect(w.api2BreakerOpens).toBe(1);
@@ -91,9 +91,9 @@ describe('live counters fed by a gateway', () => {
     expect(w.operations.get('recipes.search')).toMatchObject({ legacy: { requests: 5 }, api2: { requests: 0 }, fallbacks: 5 });
     expect(w.operations.get('reviews.delete')?.api2).toMatchObject({ requests: 1, status4xx: 1, status5xx: 0 });
     expect(w.operations.get('reviews.get')?.legacy.requests).toBe(1);
-    // api2 answers 503 (then fails fast): the comparison differs, as the shadow record says.
-    expect(gateway.shadows[0]?.outcome).toBe('differ');
-    expect(w.operations.get('reviews.get')?.shadow).toEqual({ compared: 1, agreed: 0, differed: 1, skipped: 0 });
+    // api2 answers 503 (then fails fast): api2 was unavailable, not differing (issue 45), as the shadow record says.
+    expect(gateway.shadows[0]?.outcome).toBe('unavailable');
+    expect(w.operations.get('reviews.get')?.shadow).toEqual({ compared: 0, agreed: 0, differed: 0, raced: 0, unavailable: 1, skipped: 0 });
     expect(w.api2BreakerOpens).toBe(1);
     expect(w.api2BreakerState).toBe('open');
   });

@@ -76,7 +76,7 @@ beforeAll(async () => {
 describe('migration metrics', () => {
   it('count fallbacks, shadow outcomes, the canary split and the api2 breaker opening, and show its state', () => {
     expect(metrics).toContain('gateway_fallbacks_total{operation="recipes.search"} 3');
-    expect(metrics).toContain(`gateway_shadow_comparisons_total{operation="reviews.get",outcome="${gateway.shadows[0]?.outcome === 'equal' ? 'agreed' : gateway.shadows[0]?.outcome === 'differ' ? 'differed' : 'skipped'}"} 1`);
+    expect(metrics).toContain(`gateway_shadow_comparisons_total{operation="reviews.get",outcome="${({ equal: 'agreed', differ: 'differed', race: 'raced', unavailable: 'api2-unavailable', skipped: 'skipped' } as const)[gateway.shadows[0]?.outcome ?? 'skipped']}"} 1`);
     expect(metrics).toContain('gateway_canary_requests_total{operation="grocery.list",side="api2"} 2');
     expect(metrics).toContain('gateway_breaker_opens_total{upstream="api2"} 1');
     expect(metrics).toContain('gateway_breaker_state{upstream="api2",state="open"} 1');

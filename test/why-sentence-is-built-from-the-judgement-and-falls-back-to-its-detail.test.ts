@@ -11,7 +11,7 @@ import type { Judgement } from '../src/migration/judgement/types.js';
 import type { GateResult } from '../src/migration/rollout/state.js';
 
 const differs: GateResult = { gate: 'shadowAgreement', window: 'step', outcome: 'fail', measured: 0.545, bound: 0.1, samples: 11, method: 'anytime-bound', adverse: 6, lower: 0.164, upper: 0.8, confidence: 0.9, needed: 8, toPass: null, reference: null };
-const judgement = (extra: Partial<Judgement>): Judgement => ({ operation: 'recipes.search', state: 'held', detail: 'held since 2026-11-28T01:37:09.993Z by shadowAgreement (3 evaluations) at shadow: …', next: '…', canMove: true, step: 'shadow', hold: { gates: ['shadowAgreement'], since: '2026-11-28T01:37:09.993Z', evaluations: 3 }, pausedBy: null, missing: {}, gates: [differs], ...extra });
+const judgement = (extra: Partial<Judgement>): Judgement => ({ operation: 'recipes.search', state: 'held', detail: 'held since 2026-11-28T01:37:09.993Z by shadowAgreement (3 evaluations) at shadow: …', next: '…', canMove: true, step: 'shadow', hold: { gates: ['shadowAgreement'], since: '2026-11-28T01:37:09.993Z', evaluations: 3 }, pausedBy: null, missing: {}, gates: [differs], races: 0, api2Failures: 0, cause: null, ...extra });
 const facts = (j: Judgement, extra: Partial<WordFacts> = {}): WordFacts => ({ judgement: j, paths: ['Results[].Title'], back: null, waiting: false, lastFailed: [], ...extra });
 
 describe('the why of an operation', () => {
@@ -19,6 +19,12 @@ describe('the why of an operation', () => {
     const why = whySentence(facts(judgement({})));
     expect(why).toBe('api2 differs on Title in 6 of 11 compared answers');
     expect(stateWords(facts(judgement({})))).toEqual({ key: 'held', words: 'held' });
+  });
+
+  it('names an api2 outage as one, not as the mapping differing', () => {
+    const failing: GateResult = { ...differs, gate: 'errorRate', adverse: 24, samples: 50, reference: { adverse: 0, samples: 50, rate: 0 } };
+    const j = judgement({ gates: [failing], hold: { gates: ['errorRate'], since: '2026-11-28T01:37:09.993Z', evaluations: 2 }, cause: 'api2-unavailable', api2Failures: 24 });
+    expect(whySentence(facts(j))).toBe('api2 unavailable: api2 failed 24 of 50 answers (legacy 0 of 50); it moves on when api2 recovers');
   });
 
   it('says a step back apart from a step forward', () => {

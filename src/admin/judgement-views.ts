@@ -15,8 +15,8 @@ import type { Judgement } from '../migration/judgement/types.js';
 /** The part of a judgement every admin view shows. */
 export function stateOf(judgement: Judgement | undefined) {
   if (!judgement) return null;
-  const { state, detail, next, step, hold, pausedBy, missing } = judgement;
-  return { state, detail, next, step, hold, pausedBy, missing };
+  const { state, detail, next, step, hold, pausedBy, missing, cause, races, api2Failures } = judgement;
+  return { state, detail, next, step, hold, pausedBy, missing, cause, races, api2Failures };
 }
 
 /** /admin/rollout: the runner's snapshot, each operation with its judgement (those without a plan too), and the history collapsed. */

@@ -87,7 +87,11 @@ const at = (j: Judgement): string => (j.step === null ? '' : ` at ${positionLabe
 
 /** Per state, the sentence (undefined: the judgement's detail). */
 const WHY: Readonly<Record<string, (facts: WordFacts) => string | undefined>> = {
-  held: ({ judgement, paths, lastFailed }) => failedSentence(judgement.gates, paths) ?? failedSentence(lastFailed, paths) ?? (judgement.hold ? `held by ${judgement.hold.gates.join(', ') || 'a gate'}${at(judgement)}` : undefined),
+  held: ({ judgement, paths, lastFailed }) => {
+    const why = failedSentence(judgement.gates, paths) ?? failedSentence(lastFailed, paths) ?? (judgement.hold ? `held by ${judgement.hold.gates.join(', ') || 'a gate'}${at(judgement)}` : undefined);
+    // An outage is named as one: nothing in the mapping is wrong, and it moves on by itself.
+    return why && judgement.cause === 'api2-unavailable' ? `api2 unavailable: ${why}; it moves on when api2 recovers` : why;
+  },
   'rolled-back': ({ back, paths }) => {
     if (!back) return undefined;
     const gates = failedSentence(back.gates, paths);

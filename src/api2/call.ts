@@ -11,6 +11,7 @@ import type { ContentCoding } from '../legacy/answer-terms.js';
 import type { AbortSignalLike, UpstreamClient } from '../upstream/types.js';
 import { answerThroughApi2 } from './legacy-answer.js';
 import { HEADER_SAFE, api2UserAgent, openApi2Exchange } from './port.js';
+import { LEGACY_REFUSALS } from '../legacy/refusal-words.js';
 
 /** Who takes the answer: the client's If-None-Match (none for a shared page fill) and the coding it accepts. */
 export interface Api2Receiver {
@@ -48,7 +49,7 @@ export async function callApi2(
   // The api key goes into a header: one that cannot be a header value (CR, LF, NUL, beyond
   // Latin-1) is no key api2 could know. Refused here, it never counts against api2's breaker.
   if (!HEADER_SAFE.test(request.apiKey)) {
-    return { answer: gatewayError(403, 'unauthenticated', 'Authentication failed: unknown api_key.', request.json), side: 'api2', upstreamMs: 0, error: 'unauthenticated' };
+    return { answer: gatewayError(403, 'unauthenticated', LEGACY_REFUSALS.unknownKey, request.json), side: 'api2', upstreamMs: 0, error: 'unauthenticated' };
   }
   const exchange = openApi2Exchange(
     api2,

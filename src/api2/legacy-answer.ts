@@ -4,7 +4,9 @@
  * backend's HTTP details (Cache-Control per operation, ETag and 304, gzip, Vary:
  * src/legacy/answer-policy.ts, the policy the sandbox legacy backend answers by), and every failure
  * turned into a legacy-style error:
- *   api2 400/403/404/500          → the same legacy status, with api2's message
+ *   api2 400/403/404/500          → the same legacy status, with api2's message in legacy's words
+ *                                    (legacy-words.ts); a 4xx as legacy answers it, without
+ *                                    X-Gateway-Error
  *   api2 401 → 403; other 4xx → 400; other 5xx → 502
  *   api2 answer off its schema    → 502, reason names the call and the failing path
  *   api2 404 the legacy backend
@@ -15,7 +17,8 @@
 import type { Operation } from '../catalogue/operations.js';
 import { Api2ShapeError, Api2StatusError, LegacyRefusal, MappingRefusal } from '../../mappings/errors.js';
 import type { MappingContext, OperationMapping } from '../../mappings/types.js';
-import { gatewayError } from '../http/gateway-error.js';
+import { gatewayError, legacyRefusal } from '../http/gateway-error.js';
+import { legacyWordsOf } from './legacy-words.js';
 import { cacheControlOf, deliver } from '../legacy/answer-policy.js';
 import type { Delivery } from '../legacy/answer-policy.js';
 import { renderLegacyBytes } from '../legacy/answer-body.js';
@@ -67,8 +70,10 @@ export async function answerThroughApi2(
   } catch (error) {
     if (error instanceof Api2StatusError) {
       const status = legacyStatusOf(error.status);
-      const message = error.api2Message ?? `api2 refused the request (${error.status}).`;
-      return { answer: gatewayError(status, 'api2-status', message, json), error: `api2-status-${error.status}` };
+      const message = legacyWordsOf(error.status, error.api2Message) ?? `api2 refused the request (${error.status}).`;
+      // A refusal legacy gives too (400, 403, 404) is answered as legacy answers it; a 5xx is the gateway's.
+      const answered = status < 500 ? legacyRefusal(status, message, json) : gatewayError(status, 'api2-status', message, json);
+      return { answer: answered, error: `api2-status-${error.status}` };
     }
     if (error instanceof Api2ShapeError) {
       return {
@@ -77,10 +82,12 @@ export async function answerThroughApi2(
       };
     }
     if (error instanceof LegacyRefusal) {
-      return { answer: gatewayError(error.status, 'api2-status', error.message, json), error: `api2-status-${error.api2.status} as legacy ${error.status}` };
+      return { answer: legacyRefusal(error.status, error.message, json), error: `api2-status-${error.api2.status} as legacy ${error.status}` };
     }
     if (error instanceof MappingRefusal) {
-      return { answer: gatewayError(error.status, 'not-mappable', error.message, json), error: 'not-mappable' };
+      // A 404 is legacy's own refusal (in its words: mappings/); a 409 is the gateway's, which legacy never gives: it says so.
+      const answered = error.status === 404 ? legacyRefusal(error.status, error.message, json) : gatewayError(error.status, 'not-mappable', error.message, json);
+      return { answer: answered, error: 'not-mappable' };
     }
     if (error instanceof UpstreamError) {
       return { answer: upstreamFailure(error, { label: operation.id, write: !operation.safe, json }), error: `upstream-${error.failure}` };

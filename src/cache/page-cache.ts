@@ -40,6 +40,8 @@ export interface PageCacheOptions {
   readonly now?: () => number;
   /** A shared tier (L2) behind L1; the null tier when absent. */
   readonly tier?: CacheTier | undefined;
+  /** Told of every invalidation the shared tier brings (any replica's write; group null: all). */
+  readonly onInvalidated?: (group: string | null) => void;
 }
 
 /** What one flight ended with: a page from L2, the upstream's answer, or its failure (with the L2 copy for stale-if-error). */
@@ -70,7 +72,11 @@ export class PageCache {
     this.local = new MemoryTier({ maxEntries: options.maxEntries, maxBytes: options.maxBytes, now: this.now, onEvicted: () => void (this.counters.evicted += 1) });
     this.shared = options.tier ?? NULL_TIER;
     this.detach = [
-      this.shared.onInvalidate((group) => (group === null ? this.local.dropAll() : this.local.dropGroup(group))),
+      this.shared.onInvalidate((group) => {
+        if (group === null) this.local.dropAll();
+        else this.local.dropGroup(group);
+        options.onInvalidated?.(group);
+      }),
       ...(this.shared.onResync ? [this.shared.onResync(() => this.dropOutdated())] : []),
     ];
   }

@@ -28,6 +28,7 @@ import { pageKey } from './page-key.js';
 import type { HmacSha256 } from '../request/hmac.js';
 import { createSecretHasher } from './secret-hasher.js';
 import type { CacheTier } from './tier.js';
+import { WriteClock } from '../traffic/write-clock.js';
 
 export interface SearchCacheConfig {
   readonly maxEntries: number;
@@ -66,13 +67,15 @@ function storable(answer: StoredAnswer, coding: string | undefined): boolean {
 
 export class SearchCache {
   readonly pages: PageCache;
+  /** The writes seen here and, through the shared tier, on every replica (races of shadow comparisons). */
+  readonly writes = new WriteClock();
   private readonly hash: (secret: string) => string;
   /** api_key hash → whether it was seen answered 200 with paid parameters. */
   private readonly knownKeys: LRUCache<string, { paid: boolean }>;
 
   constructor(private readonly config: SearchCacheConfig) {
     this.hash = createSecretHasher(config.hmacSha256, 10_000, config.tier ? config.hashKey : undefined);
-    this.pages = new PageCache({ maxEntries: config.maxEntries, maxBytes: config.maxBytes, tier: config.tier });
+    this.pages = new PageCache({ maxEntries: config.maxEntries, maxBytes: config.maxBytes, tier: config.tier, onInvalidated: (group) => this.writes.ended(group) });
     this.knownKeys = new LRUCache({ max: 100_000, ttl: config.keyKnowledgeTtlMs });
   }
 
@@ -80,7 +83,7 @@ export class SearchCache {
   serve(request: PageRequest, source: PageSource): Served | Promise<Served> {
     const { apiKey, authorization, paidParams, encoding: coding } = request.canonical;
     const keyHash = this.hash(`api_key\n${apiKey}`);
-    const userHash = authorization ? this.hash(`authorization\n${authorization}`) : null;
+    const userHash = authorization ? this.userGroup(authorization) : null;
     const key = pageKey(request.canonical, { side: request.side, plan: paidParams ? 'paid' : 'any', userHash });
     const known = this.knownKeys.get(keyHash);
     const trusted = known !== undefined && (!paidParams || known.paid);
@@ -127,6 +130,11 @@ export class SearchCache {
    */
   async afterWrite(operation: Operation, authorization: string | undefined): Promise<void> {
     if (operation.drops === 'all-pages') await this.pages.invalidateAll();
-    else if (operation.drops === 'user-pages' && authorization) await this.pages.invalidateGroup(this.hash(`authorization\n${authorization}`));
+    else if (operation.drops === 'user-pages' && authorization) await this.pages.invalidateGroup(this.userGroup(authorization));
+  }
+
+  /** The group of a user's pages (what a user-pages write drops, on every replica): a keyed hash of the whole Authorization header. */
+  userGroup(authorization: string): string {
+    return this.hash(`authorization\n${authorization}`);
   }
 }

@@ -15,6 +15,7 @@ import { runIngest } from './ingest.js';
 import { runGuide } from './guide.js';
 import { reportFrom } from '../report/run.js';
 import { loadConfigFile } from '../node/config-file.js';
+import { liveBucketMsOf } from '../migration/live-counters.js';
 import type { PlansByOperation } from '../migration/rollout/client-standing.js';
 import { clickHouseSource } from '../report/sources/clickhouse.js';
 import { DEFAULT_TABLE, createTableSql, isTableName } from '../report/sources/clickhouse-ddl.js';
@@ -39,7 +40,8 @@ const USAGE = `usage: npm run report -- [options] <log files | ->   (plain or .g
   --config-version HASH  judge the evidence of this config version (a \`config\` hash of the log) instead of the latest
                          (a rolled-out route: of its latest step; every step is shown apart)
   --since TIME           leave out the lines written before TIME (ISO 8601, or epoch ms); rollout decisions are all read
-  --config FILE          the gateway's config: each client's section says which rollout plans hold it or name it in a cohort
+  --config FILE          the gateway's config: every operation is judged on its plan's gates (as /admin/rollout), and each
+                         client's section says which rollout plans hold it or name it in a cohort
 `;
 
 /** The guide's example legacy requests: the sandbox's (this command's start-up wires them; the report's code never imports the sandbox). */
@@ -121,6 +123,7 @@ async function main(): Promise<number> {
   }
 
   let plans: PlansByOperation | undefined;
+  let stepBucketMs: number | undefined;
   if (values.config !== undefined) {
     const loaded = await loadConfigFile(values.config);
     if (!loaded.ok) {
@@ -128,6 +131,8 @@ async function main(): Promise<number> {
       return 2;
     }
     plans = loaded.config.routes;
+    // Judged as the runner judges: whole live counter buckets after a step began.
+    stepBucketMs = liveBucketMsOf(loaded.config.rollout.evaluationMs);
   }
   const since = values.since === undefined ? undefined : /^\d+$/.test(values.since) ? Number(values.since) : Date.parse(values.since);
   if (since !== undefined && !Number.isFinite(since)) {
@@ -135,8 +140,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const started = performance.now();
-  const source = target ? clickHouseSource(target, values.table, { final: values.final, since }) : filesSource(positionals, since);
-  const report = await reportFrom(source, { configVersion: values['config-version'], plans, since });
+  const source = target ? clickHouseSource(target, values.table, { final: values.final, since }) : filesSource(positionals, since, stepBucketMs);
+  const report = await reportFrom(source, { configVersion: values['config-version'], plans, since, stepBucketMs });
   const seconds = (performance.now() - started) / 1000;
   if (values.html) {
     await writeFile(values.html, renderHtml(report));

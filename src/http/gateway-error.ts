@@ -40,6 +40,15 @@ export function gatewayError(
   return answer(status, headers, rendered.body);
 }
 
+/**
+ * A refusal the legacy backend itself gives, answered as it answers it: the legacy error shape and
+ * headers, no `X-Gateway-Error` (legacy never sends one; the usage line still has the reason).
+ */
+export function legacyRefusal(status: number, message: string, json: boolean): Answer {
+  const rendered = renderError(status, message, json);
+  return answer(status, { 'content-type': rendered.contentType, 'cache-control': 'no-store', vary: 'Accept' }, rendered.body);
+}
+
 /** The same, as a Response: for what answers outside the pipeline (the Node listener, Hono's onError, the edge worker). */
 export function gatewayErrorResponse(...args: Parameters<typeof gatewayError>): Response {
   return toResponse(gatewayError(...args));

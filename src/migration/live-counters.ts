@@ -74,6 +74,11 @@ export interface LiveCounterOptions {
 
 const API2 = 'api2';
 
+/** The live counters' bucket for a rollout's evaluation period (src/node/server.ts): a step is judged on whole buckets after it began. */
+export function liveBucketMsOf(evaluationMs: number): number {
+  return Math.max(50, Math.min(5_000, evaluationMs));
+}
+
 export function createLiveCounters(options: LiveCounterOptions = {}): LiveCounters {
   const bucketMs = options.bucketMs ?? 5_000;
   const keepBuckets = options.keepBuckets ?? 180;

@@ -4,7 +4,7 @@
  * Flat so that Redis can add them with HINCRBY and any number of replicas' buckets sum by field.
  *
  * Fields: `<operation>:<side>:n` (answers by that side), `:4xx`, `:5xx`, `:lat:<i>` (latency in the
- * i-th fixed bucket), `<operation>:fallback`, `<operation>:shadow:<agreed|differed|skipped>`,
+ * i-th fixed bucket), `<operation>:fallback`, `<operation>:shadow:<agreed|differed|raced|unavailable|skipped>`,
  * `breaker:<upstream>:open`, `client:<hash>:<blocker kind>` (requests of a client held back by it;
  * at most MAX_CLIENT_FIELDS_PER_BUCKET per bucket, the clients past them summed as OTHER_CLIENTS).
  */
@@ -34,6 +34,10 @@ export interface ShadowCounts {
   readonly compared: number;
   readonly agreed: number;
   readonly differed: number;
+  /** Races: a write of the comparison's scope overlapped it (docs/rollout.md "Races"); neither agreed nor differed. */
+  readonly raced: number;
+  /** api2 answered 5xx, timed out or refused (legacy answered): against api2's availability, neither agreed nor differed. */
+  readonly unavailable: number;
   /** Sampled but not compared (over the concurrency cap, not JSON, api2 failed, ...). */
   readonly skipped: number;
 }
@@ -143,9 +147,11 @@ export function tallyShadow(tally: Tally, record: ShadowRecord): void {
   tallyShadowOutcome(tally, record.operation, record.outcome);
 }
 
-/** `count` comparisons of one outcome (equal, differ, skipped). */
+const SHADOW_FIELD: Readonly<Record<string, string>> = { equal: 'agreed', differ: 'differed', race: 'raced', unavailable: 'unavailable' };
+
+/** `count` comparisons of one outcome (equal, differ, race, unavailable, skipped). */
 export function tallyShadowOutcome(tally: Tally, operation: OperationId, outcome: string, count = 1): void {
-  add(tally, `${operation}:shadow:${outcome === 'equal' ? 'agreed' : outcome === 'differ' ? 'differed' : 'skipped'}`, count);
+  add(tally, `${operation}:shadow:${SHADOW_FIELD[outcome] ?? 'skipped'}`, count);
 }
 
 /** One answer of one side, as a usage-log line gives it (the report's lines). */
@@ -190,7 +196,7 @@ export function countsOf(tally: ReadonlyMap<string, number>, operation: Operatio
     legacy: sideOf(tally, operation, 'legacy'),
     api2: sideOf(tally, operation, 'api2'),
     fallbacks: tally.get(`${operation}:fallback`) ?? 0,
-    shadow: { compared: agreed + differed, agreed, differed, skipped: shadow('skipped') },
+    shadow: { compared: agreed + differed, agreed, differed, raced: shadow('raced'), unavailable: shadow('unavailable'), skipped: shadow('skipped') },
   };
 }
 

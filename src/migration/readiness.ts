@@ -29,7 +29,7 @@ export const EMPTY_SIDE: SideCounts = { requests: 0, status4xx: 0, status5xx: 0,
 
 /** Evidence of an operation nothing was seen of. */
 export function noEvidence(operation: string, breakerOpens: number | null): Evidence {
-  return { operation, legacy: EMPTY_SIDE, api2: EMPTY_SIDE, fallbacks: 0, shadow: { compared: 0, agreed: 0, differed: 0, skipped: 0 }, breakerOpens };
+  return { operation, legacy: EMPTY_SIDE, api2: EMPTY_SIDE, fallbacks: 0, shadow: { compared: 0, agreed: 0, differed: 0, raced: 0, unavailable: 0, skipped: 0 }, breakerOpens };
 }
 
 /** The part of the evidence the gates judge. */

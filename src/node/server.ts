@@ -22,7 +22,7 @@ import { rolloutAdminView } from '../admin/judgement-views.js';
 import { routesInForce } from '../migration/rollout/route-in-force.js';
 import { withPositions } from '../migration/rollout/client-standing.js';
 import { migrationMetrics } from '../migration/node/migration-metrics.js';
-import { createLiveCounters } from '../migration/live-counters.js';
+import { createLiveCounters, liveBucketMsOf } from '../migration/live-counters.js';
 import type { LiveCounters } from '../migration/live-counters.js';
 import { createAdminApp } from '../admin/routes.js';
 import type { AdminAction, AdminView } from '../gateway/admin-port.js';
@@ -115,7 +115,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const fleet = await startFleet(config, (msg, level, fields) => fleetLog(observability, msg, level, fields));
   const readiness = new Readiness([fleet.notReadyReason]);
   // A rollout judges whole buckets: they are no longer than its evaluation period (15 minutes kept).
-  const liveBucketMs = Math.max(50, Math.min(5_000, config.rollout.evaluationMs));
+  const liveBucketMs = liveBucketMsOf(config.rollout.evaluationMs);
   const live = createLiveCounters({ bucketMs: liveBucketMs, keepBuckets: Math.ceil(900_000 / liveBucketMs), store: fleet.counterStore(liveBucketMs) });
   let rollout: RolloutRunner | undefined;
   const rolloutRoutes = rolloutAdmin(() => rollout);

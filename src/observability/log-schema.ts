@@ -131,8 +131,8 @@ export const REQUEST_MESSAGE = 'request';
 
 /** What a shadow comparison line adds (src/traffic/shadow.ts `ShadowRecord`; `id`, `requestId` and `operation` are shared). */
 export const SHADOW_FIELDS = [
-  field('outcome', 'string', 'optional', 'shadow comparison: equal, differ, skipped'),
-  field('reason', 'string', 'optional', 'why the comparison was skipped'),
+  field('outcome', 'string', 'optional', 'shadow comparison: equal, differ, race (a write of its scope overlapped it: left out of agreement), unavailable (api2 answered 5xx, timed out or refused: against its availability), skipped'),
+  field('reason', 'string', 'optional', 'why the comparison was skipped, raced, or api2 unavailable'),
   field('diffs', 'paths', 'optional', 'field paths blamed on the mapping'),
   field('noise', 'paths', 'optional', 'field paths legacy itself varied on'),
   field('examples', 'string', 'optional', 'the values of each differing path (the line has them in `diffs[].legacy` / `diffs[].api2`: cut to 80 characters, user names and secrets `[redacted]`), stored as JSON text `[{"path","legacy","api2"}]`'),

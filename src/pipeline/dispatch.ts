@@ -30,6 +30,7 @@ import type { Outcome, PipelineParts } from './parts.js';
 import { readRequestBody } from './read-body.js';
 import type { BodyRead } from './read-body.js';
 import { withShadow } from './shadow-stage.js';
+import { writeWatchOf } from './write-watch.js';
 
 /**
  * The body could not be read: nothing was sent upstream. The client went away (nobody will read
@@ -47,7 +48,8 @@ function composed(parts: PipelineParts): Answerer {
   const { searchCache, shadow } = parts;
   const sides = sidesAnswerer(parts);
   const pages = searchCache ? withInvalidation(searchCache, withPages(parts, searchCache, sides)) : sides;
-  return shadow ? withShadow(parts, shadow, pages, sides) : pages;
+  // Writes are watched only where comparisons are made (the shadow stage): a comparison a write overlapped is a race.
+  return shadow ? withShadow(parts, shadow, pages, sides, writeWatchOf(searchCache, parts.runtime.hmacSha256)) : pages;
 }
 
 export function dispatch(parts: PipelineParts): (c: Context, arrival: Arrival) => SyncOrAsync<Outcome> {

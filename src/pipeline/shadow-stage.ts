@@ -20,15 +20,22 @@ import { NO_SIGNAL } from './answerer.js';
 import type { Answerer, ReadFacts } from './answerer.js';
 import type { PipelineParts } from './parts.js';
 import { awaitShadow } from '../observability/tracing/span-log.js';
+import { watchedWrite } from './write-watch.js';
+import type { WriteWatch } from './write-watch.js';
 
-export function withShadow(parts: PipelineParts, shadow: ShadowComparator, inner: Answerer, sides: Answerer): Answerer {
-  return (request, facts) =>
-    whenReady(inner(request, facts), (outcome) => {
+export function withShadow(parts: PipelineParts, shadow: ShadowComparator, inner: Answerer, sides: Answerer, watch: WriteWatch): Answerer {
+  return (request, facts) => {
+    // A write: told to the write clock while it runs (never compared itself).
+    if (!request.match.operation.safe) return watchedWrite(watch, inner, request, facts);
+    // Before the client's answer is asked: a write of its scope from here to the comparison's end is a race.
+    const mark = watch.clock.mark();
+    return whenReady(inner(request, facts), (outcome) => {
       // A stored page, or another request's call (a cache HIT, STALE or flight waiter), made no upstream call of its own.
       const how = { fallback: outcome.fallback === true, stored: outcome.upstreamMs === undefined };
-      offerShadow(parts, shadow, sides, request, facts, outcome.answer, outcome.side ?? facts.side, how);
+      offerShadow(parts, shadow, sides, request, facts, outcome.answer, outcome.side ?? facts.side, how, { watch, mark });
       return outcome;
     });
+  };
 }
 
 function asShadow(answered: Answer): ShadowAnswer {
@@ -54,6 +61,7 @@ function offerShadow(
   side: string,
   /** fallback: legacy answered for a failed api2; stored: a stored page, or another request's call (a cache HIT, STALE or flight waiter). */
   how: { readonly fallback: boolean; readonly stored: boolean },
+  writes: { readonly watch: WriteWatch; readonly mark: number },
 ): void {
   const { config, upstreams } = parts;
   const { requestId, defer } = facts;
@@ -80,7 +88,14 @@ function offerShadow(
   const askLegacy = async (): Promise<ShadowAnswer> => asShadow((await sides(asJson, { ...background, side: 'legacy' })).answer);
   const askApi2 = async (): Promise<ShadowAnswer> => asShadow((await sides(asJson, { ...background, side: 'api2' })).answer);
   const secondary = config.traffic.shadow.measureNoise ? { secondary: askLegacy } : {};
-  const job = { operation: operation.id, requestId, routeMode: request.routeMode, stepSince: inForce.stepSince ?? undefined, losses: mapping.losses, ignore: new Set(route?.shadow?.ignore ?? []) };
+  const scope = writes.watch.scopeOf(request);
+  const { clock } = writes.watch;
+  // A race is compared once more, both sides asked again (then judged raced or not afresh).
+  const again = () => {
+    const mark = clock.mark();
+    return { primary: askLegacy, candidate: askApi2, raced: () => clock.overlapped(mark, scope) };
+  };
+  const job = { operation: operation.id, requestId, routeMode: request.routeMode, stepSince: inForce.stepSince ?? undefined, losses: mapping.losses, ignore: new Set(route?.shadow?.ignore ?? []), raced: () => clock.overlapped(writes.mark, scope), again };
   if (!reverse) {
     const settled = request.trail.trace.spans ? awaitShadow(request.trail.trace.spans) : undefined;
     shadow.offer({ ...job, primary: request.json ? asShadow(answered) : askLegacy, candidate: askApi2, ...secondary, settled }, defer);

@@ -26,6 +26,10 @@ export interface ShadowAgg {
   equal: number;
   differing: number;
   skipped: number;
+  /** Comparisons a write of their scope overlapped (neither equal nor differing). */
+  raced: number;
+  /** Comparisons api2 answered 5xx, timed out or refused. */
+  unavailable: number;
   /** Field path → comparisons that blamed it on the mapping. */
   readonly fields: Map<string, number>;
   /** Field path → comparisons where legacy itself varied on it. */
@@ -193,14 +197,20 @@ export class Aggregator {
   readonly clients = new Map<string, ClientAgg>();
   readonly uncatalogued = new Map<string, TemplateAgg>();
   /** The evidence per config version and mode in force, which the judgement reads (scoped-evidence.ts). */
-  readonly scoped = new ScopedEvidence();
+  readonly scoped: ScopedEvidence;
   private readonly modeIds = new Interner();
   private readonly versionIds = new Interner();
   private readonly methodIds = new Interner();
   private readonly templateIds = new Interner();
 
   /** `--since`: lines written before this epoch ms are left out, but rollout decisions (a route's state needs its whole history). */
-  constructor(private readonly since = -Infinity) {}
+  /** `stepBucketMs`: the config's live counter bucket (`--config`): a step is judged on whole buckets, as the runner does. */
+  constructor(
+    private readonly since = -Infinity,
+    stepBucketMs?: number,
+  ) {
+    this.scoped = new ScopedEvidence(stepBucketMs);
+  }
 
   addLine(input: string, line: string, lineNumber: number): void {
     const parsed = parseLine(line);
@@ -292,6 +302,8 @@ export class Aggregator {
     switch (line.outcome) {
       case 'equal': shadow.equal++; break;
       case 'differ': shadow.differing++; break;
+      case 'race': shadow.raced++; break;
+      case 'unavailable': shadow.unavailable++; break;
       case 'skipped': bump(shadow.skipReasons, line.reason ?? '(no reason given)'); shadow.skipped++; break;
     }
     this.scoped.addShadow(line.config ?? '', line.operation, stepKey(line.routeMode, line.stepSince), line.outcome, line.time);
@@ -412,7 +424,7 @@ function newOperation(index: number): OperationAgg {
     cache: { hit: 0, miss: 0, stale: 0, bypass: 0 },
     routeModes: new Map(),
     fallbacks: 0,
-    shadow: { equal: 0, differing: 0, skipped: 0, fields: new Map(), noise: new Map(), skipReasons: new Map(), examples: [] },
+    shadow: { equal: 0, differing: 0, skipped: 0, raced: 0, unavailable: 0, fields: new Map(), noise: new Map(), skipReasons: new Map(), examples: [] },
   };
 }
 

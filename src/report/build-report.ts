@@ -14,7 +14,7 @@ import type { Evidence } from '../migration/readiness.js';
 import { judgeOperation } from '../migration/judgement/judge.js';
 import { headline, stateCounts } from '../migration/judgement/headline.js';
 import type { Judgement } from '../migration/judgement/types.js';
-import { judgeReport } from './judge-report.js';
+import { gatesUsed, judgeReport } from './judge-report.js';
 import { withPositions } from '../migration/rollout/client-standing.js';
 import { EXAMPLES_PER_PATH } from '../traffic/diff-examples.js';
 import { LatencySketch } from './latency-sketch.js';
@@ -38,7 +38,7 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], options:
   }
   const rollouts = rolloutReports(agg.rollouts);
   const config = options.configVersion ?? agg.scoped.latestConfig;
-  const judged = judgeReport(agg.scoped, rollouts, config, agg.breakerOpens, agg.operations.has('uncatalogued'));
+  const judged = judgeReport(agg.scoped, rollouts, config, agg.breakerOpens, agg.operations.has('uncatalogued'), options.plans);
   const judgements = new Map(judged.map((j) => [j.judgement.operation, j.judgement]));
   const operations = [...agg.operations.entries()]
     .map(([id, op]) => operationReport(id, op, judgements.get(id) ?? cannotMove(id)))
@@ -67,6 +67,7 @@ export function buildReport(agg: Aggregator, inputs: readonly string[], options:
       headline: headline(judged.map((j) => j.judgement)),
       states: stateCounts(judged.map((j) => j.judgement).filter((j) => j.operation !== 'uncatalogued')),
       configVersion: config ?? null,
+      gates: gatesUsed(options.plans),
       configVersions: [...agg.scoped.configs.keys()].filter((c) => c !== '').sort(),
       api2BreakerOpens: agg.breakerOpens,
       operations: judged.map(({ judgement, evidence, step }) => {
@@ -198,6 +199,8 @@ export function shadowReport(shadow: ShadowAgg): ShadowReport {
     equal: shadow.equal,
     differing: shadow.differing,
     skipped: shadow.skipped,
+    raced: shadow.raced,
+    unavailable: shadow.unavailable,
     agreement: compared === 0 ? null : shadow.equal / compared,
     topFields: top(shadow.fields),
     noiseFields: top(shadow.noise),

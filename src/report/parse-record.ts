@@ -115,7 +115,7 @@ function breakerFromFields(raw: Record<string, unknown>): ParsedLine {
   return { kind: 'breaker', upstream: fields['upstream'] as string, to: fields['to'] as string, fields };
 }
 
-const OUTCOMES: ReadonlySet<unknown> = new Set(['equal', 'differ', 'skipped']);
+const OUTCOMES: ReadonlySet<unknown> = new Set(['equal', 'differ', 'race', 'unavailable', 'skipped']);
 
 function shadowFromFields(raw: Record<string, unknown>): ParsedLine {
   if (raw['kind'] !== undefined && raw['kind'] !== 'shadow') return invalidShadow('kind');

@@ -52,7 +52,7 @@ export function renderText(report: Report): string {
   );
   if (report.unseenOperations.length > 0) out.push(`No traffic: ${report.unseenOperations.join(', ')}`);
 
-  out.push('', `STATE PER OPERATION (judged by the rollout gates on config version ${report.readiness.configVersion ?? '(unnamed)'}; a rolled-out route on its step in force): ${report.readiness.headline}`);
+  out.push('', `STATE PER OPERATION (judged by the rollout gates on config version ${report.readiness.configVersion ?? '(unnamed)'}; a rolled-out route on its step in force): ${report.readiness.headline}`, `Gates: ${report.readiness.gates}.`);
   const opens = report.readiness.api2BreakerOpens;
   out.push(`api2 circuit breaker opens: ${opens === null ? 'not known from this source' : formatCount(opens)}; latency from fixed buckets (≤ bound)`);
   out.push(table([...READINESS_HEADERS], report.readiness.operations.map(readinessCells), new Set([7])));

@@ -97,7 +97,8 @@ function gateOf(g: GateResult): GateResult {
   const { method, adverse, lower, upper, confidence, needed, toPass, reference } = g;
   const referenceOk = reference === null || (typeof reference === 'object' && reference !== undefined && [reference.samples, reference.adverse, reference.rate].every((v) => typeof v === 'number' && Number.isFinite(v)));
   if (!text(method) || ![adverse, lower, upper, confidence, toPass].every(num) || typeof needed !== 'number' || !referenceOk) return base;
-  return { ...base, method, adverse: adverse ?? null, lower: lower ?? null, upper: upper ?? null, confidence: confidence ?? null, needed, toPass: toPass ?? null, reference: reference ?? null };
+  const { races } = g;
+  return { ...base, method, adverse: adverse ?? null, lower: lower ?? null, upper: upper ?? null, confidence: confidence ?? null, needed, toPass: toPass ?? null, reference: reference ?? null, ...(typeof races === 'number' && Number.isFinite(races) ? { races } : {}) };
 }
 
 /** A failed gate is judged before what it decides (a rollback or pause at the same instant). */

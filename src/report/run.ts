@@ -12,5 +12,5 @@ export async function reportFrom(source: ReportSource, options: ReportOptions = 
 
 /** Reads every input (files, or `-` for stdin) in one streaming pass and builds the report. */
 export function reportFromInputs(inputs: readonly string[], options: ReportOptions = {}): Promise<Report> {
-  return reportFrom(filesSource(inputs, options.since), options);
+  return reportFrom(filesSource(inputs, options.since, options.stepBucketMs), options);
 }

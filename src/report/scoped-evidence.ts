@@ -32,6 +32,19 @@ interface ModeTallies {
 }
 
 export class ScopedEvidence {
+  /**
+   * `stepBucketMs` (the live counters' bucket of the config, when known): a step's lines before its
+   * first whole bucket are not judged, as the rollout runner judges whole buckets after a step began.
+   */
+  constructor(private readonly stepBucketMs?: number) {}
+
+  /** Whether a line of this step key at `time` falls before the step's first whole counter bucket. */
+  private beforeWholeBucket(routeMode: string, time: number): boolean {
+    if (this.stepBucketMs === undefined) return false;
+    const { since } = partsOf(routeMode);
+    return since !== undefined && time < Math.ceil(since / this.stepBucketMs) * this.stepBucketMs;
+  }
+
   /** config hash → operation → mode in force → tally. */
   readonly configs = new Map<string, Map<string, ModeTallies>>();
   /** The config of the latest request line (ties to the greater hash). */
@@ -56,20 +69,20 @@ export class ScopedEvidence {
   /** `count` requests answered by `side` (latency in the sketch bucket's fixed bucket, `latencyIndex`), seen at `time` at the latest. */
   addAnswers(config: string, operation: string, routeMode: string, side: string, time: number, counts: { n: number; status4xx: number; status5xx: number; fallbacks: number; latency: ReadonlyMap<number, number> }): void {
     this.seen(config, operation, routeMode, time);
-    if (!isOperationId(operation)) return;
+    if (!isOperationId(operation) || this.beforeWholeBucket(routeMode, time)) return;
     tallyAnswer(this.tally(config, operation, routeMode), operation, side, counts);
   }
 
   /** One request line. */
   addRecord(config: string, operation: string, routeMode: string, side: string, time: number, status: number, latencyMs: number | undefined, fallback: boolean): void {
     this.seen(config, operation, routeMode, time);
-    if (!isOperationId(operation)) return;
+    if (!isOperationId(operation) || this.beforeWholeBucket(routeMode, time)) return;
     tallyOneAnswer(this.tally(config, operation, routeMode), operation, side, status, latencyMs, fallback);
   }
 
   addShadow(config: string, operation: string, routeMode: string, outcome: string, time: number, count = 1): void {
     this.seen(config, operation, routeMode, time);
-    if (!isOperationId(operation)) return;
+    if (!isOperationId(operation) || this.beforeWholeBucket(routeMode, time)) return;
     tallyShadowOutcome(this.tally(config, operation, routeMode), operation, outcome, count);
   }
 

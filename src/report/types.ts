@@ -50,7 +50,7 @@ export interface ShadowLine {
   readonly routeMode?: string | undefined;
   readonly stepSince?: number | undefined;
   readonly operation: string;
-  readonly outcome: 'equal' | 'differ' | 'skipped';
+  readonly outcome: 'equal' | 'differ' | 'race' | 'unavailable' | 'skipped';
   readonly reason: string | undefined;
   /** Field paths blamed on the mapping. */
   readonly diffs: readonly string[];
@@ -74,6 +74,11 @@ export interface ReportOptions {
   readonly configVersion?: string | undefined;
   /** The config's routes (`--config`): the client sections then say where the rollout plans put each client. */
   readonly plans?: PlansByOperation | undefined;
+  /**
+   * The live counters' bucket of the config (`--config`: rollout.evaluationMs capped at 5 s): a
+   * rolled-out route's step is judged on its lines from its first whole bucket on, as the runner does.
+   */
+  readonly stepBucketMs?: number | undefined;
   /** `--since` (epoch ms): the lines written before it are left out, but rollout decisions. */
   readonly since?: number | undefined;
 }
@@ -104,6 +109,10 @@ export interface ShadowReport {
   readonly equal: number;
   readonly differing: number;
   readonly skipped: number;
+  /** Races: comparisons a write of their scope overlapped, left out of compared (docs/rollout.md "Races"). */
+  readonly raced: number;
+  /** api2 answered 5xx, timed out or refused: left out of compared, against api2's availability. */
+  readonly unavailable: number;
   /** equal / compared; null with no comparison. */
   readonly agreement: number | null;
   /** Field paths blamed on the mapping: in how many comparisons, most first (at most 10). */
@@ -282,6 +291,8 @@ export interface Report {
     readonly states: Readonly<Record<OperationState, number>>;
     /** The config version (content hash) whose evidence was judged; null when no line names one. */
     readonly configVersion: string | null;
+    /** Which gates the states were judged on: each plan's (`--config`), or the default plans'. */
+    readonly gates: string;
     /** Every config version the log holds (judge another with `--config-version`). */
     readonly configVersions: readonly string[];
     /** api2 circuit breaker opens in the log; null when the source does not know (ClickHouse). */

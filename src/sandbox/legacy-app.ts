@@ -37,10 +37,11 @@ import { SANDBOX_BEHAVIOUR } from './behaviour.js';
 import { Values } from './legacy-values.js';
 import type { SandboxUser } from './dataset/dataset.js';
 import { COMMON_MESSAGES } from './messages.js';
+import { LEGACY_REFUSALS } from '../legacy/refusal-words.js';
 import type { LegacyStore } from './legacy-store.js';
 
 export const SANDBOX_MESSAGES = {
-  unknownKey: 'Authentication failed: unknown api_key.',
+  unknownKey: LEGACY_REFUSALS.unknownKey,
   ...COMMON_MESSAGES,
 } as const;
 

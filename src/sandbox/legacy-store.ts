@@ -21,6 +21,7 @@
 import type { PrimaryCategoryToken } from '../legacy/param-rules.js';
 import { toLegacyDate } from '../legacy/records.js';
 import { REVIEW_REFUSALS } from '../legacy/review-refusals.js';
+import { LEGACY_REFUSALS } from '../legacy/refusal-words.js';
 import type { GroceryItem, GroceryList, RecipeDetail, RecipeSearchResult, Review } from '../legacy/records.js';
 import { avatarUrl48, guidFromCounter, toRecipeDetail, toRecipeInfo } from './dataset/dataset.js';
 import type { MakeAgain, NeutralGroceryItem, NeutralRecipe, NeutralReview } from './dataset/dataset.js';
@@ -171,7 +172,7 @@ export class LegacyStore extends DatasetStore {
   /** `ref`: the integer ItemID or the GUID (any case). */
   updateGrocery(userId: number, ref: string, input: GroceryInput): StoreResult<GroceryItem> {
     const item = this.groceryItem(userId, ref);
-    if (!item) return fail(404, `Grocery list item ${ref} was not found.`);
+    if (!item) return fail(404, LEGACY_REFUSALS.groceryItemNotFound(ref));
     const now = this.now();
     Object.assign(item, {
       name: input.name,
@@ -186,7 +187,7 @@ export class LegacyStore extends DatasetStore {
 
   deleteGrocery(userId: number, ref: string): StoreResult<null> {
     const item = this.groceryItem(userId, ref);
-    if (!item) return fail(404, `Grocery list item ${ref} was not found.`);
+    if (!item) return fail(404, LEGACY_REFUSALS.groceryItemNotFound(ref));
     this.grocery.delete(item.id);
     this.data.touchGroceryList(userId, this.now());
     return ok(null);

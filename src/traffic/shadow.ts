@@ -5,6 +5,16 @@
  * the route's ignore list. Fields that differ between two legacy answers to the same request are
  * noise (Diffy's primary/secondary), reported but never blamed on the mapping.
  *
+ * A comparison that a write of its scope overlapped (src/traffic/write-clock.ts, told by the caller
+ * through `raced`) is a race: both sides are asked once more (`again`), and if that races too it is
+ * recorded as `race`, counted apart from agreement (docs/rollout.md "Races"). DECISION: a race is
+ * compared once more, not only left out: 5 % of comparisons lost to races would cost a step 5 % more
+ * comparisons; made again, only the ones that race twice are lost.
+ *
+ * An api2 that answers 5xx, times out or refuses the call (while legacy answered) is unavailable,
+ * not differing: recorded as `unavailable`, left out of agreement, counted against api2's
+ * availability (the error-rate gate: src/migration/rollout/gates.ts).
+ *
  * The client never waits: the comparison starts after the answer is ready, under a concurrency
  * cap (past it, a sampled request is skipped, counted) and with its own deadline. Writes are never
  * shadowed: the caller only offers safe operations. Answers are compared as JSON: for a client
@@ -29,8 +39,11 @@ export interface ShadowRecord {
   readonly routeMode?: string;
   /** On a rolled-out route, when its step in force began (its line's `stepSince`). */
   readonly stepSince?: number;
-  /** compared: both answers read; skipped: why not. */
-  readonly outcome: 'equal' | 'differ' | 'skipped';
+  /**
+   * compared: both answers read; race: a write of its scope overlapped it (twice), not compared;
+   * unavailable: api2 answered 5xx, timed out or refused (legacy answered); skipped: why not.
+   */
+  readonly outcome: 'equal' | 'differ' | 'race' | 'unavailable' | 'skipped';
   readonly reason?: string;
   /** Differences blamed on the mapping (noise removed), at most 20. */
   readonly diffs?: readonly FieldDiff[];
@@ -45,6 +58,10 @@ export interface OperationShadowStats {
   equal: number;
   differing: number;
   skipped: number;
+  /** Comparisons a write of their scope overlapped (twice): neither equal nor differing. */
+  raced: number;
+  /** Comparisons api2 answered 5xx, timed out or refused: neither equal nor differing. */
+  unavailable: number;
   /** Field path → how many comparisons blamed it. */
   readonly fields: Map<string, number>;
   /** Field path → how many comparisons found legacy itself varying on it. */
@@ -59,6 +76,8 @@ export interface ShadowSnapshot {
   readonly equal: number;
   readonly differing: number;
   readonly skipped: number;
+  readonly raced: number;
+  readonly unavailable: number;
   readonly agreement: number | null;
   readonly topFields: ReadonlyArray<{ path: string; count: number }>;
   readonly noiseFields: ReadonlyArray<{ path: string; count: number }>;
@@ -93,7 +112,13 @@ export interface ShadowJob {
   readonly secondary?: () => Promise<ShadowAnswer>;
   /** Told the comparison's record once it ends, whatever its outcome (the request's trace waits for it). */
   readonly settled?: ((record: ShadowRecord) => void) | undefined;
+  /** Whether a write of the comparison's scope overlapped it, asked once its answers are read. */
+  readonly raced?: () => boolean;
+  /** After a race: both sides asked afresh, with their own `raced` (compared once more, then a race is recorded). */
+  readonly again?: () => Pick<ShadowJob, 'primary' | 'candidate' | 'raced'>;
 }
+
+const RACE_REASON = 'a write of its scope overlapped it, and the comparison made again';
 
 export interface ShadowOptions {
   readonly maxConcurrent: number;
@@ -153,6 +178,8 @@ export class ShadowComparator {
       equal: s.equal,
       differing: s.differing,
       skipped: s.skipped,
+      raced: s.raced,
+      unavailable: s.unavailable,
       agreement: s.compared === 0 ? null : s.equal / s.compared,
       topFields: top(s.fields),
       noiseFields: top(s.noise),
@@ -166,8 +193,15 @@ export class ShadowComparator {
     if (primaryAnswer.status >= 500) return this.finish(job, { outcome: 'skipped', reason: `legacy answer ${primaryAnswer.status}` });
     const primary = await readJson(primaryAnswer);
     if (!primary.ok) return this.finish(job, { outcome: 'skipped', reason: `legacy answer ${primary.reason}` });
-    const [candidateAnswer, secondaryAnswer] = await Promise.all([job.candidate(), job.secondary?.()]);
+    const [candidateAnswer, secondaryAnswer] = await Promise.all([job.candidate().catch((error: unknown) => String(error)), job.secondary?.()]);
+    // api2 down is not api2 differing: counted against its availability.
+    if (typeof candidateAnswer === 'string') return this.finish(job, { legacyStatus: primaryAnswer.status, outcome: 'unavailable', reason: `api2 call failed: ${candidateAnswer}` });
     const base = { legacyStatus: primaryAnswer.status, api2Status: candidateAnswer.status };
+    if (candidateAnswer.status >= 500) return this.finish(job, { ...base, outcome: 'unavailable', reason: `api2 answered ${candidateAnswer.status}` });
+    if (job.raced?.()) {
+      if (job.again) return this.compare({ ...job, ...job.again(), again: undefined });
+      return this.finish(job, { ...base, outcome: 'race', reason: RACE_REASON });
+    }
     if (candidateAnswer.status !== primaryAnswer.status) {
       return this.finish(job, { ...base, outcome: 'differ', diffs: [{ path: '(status)', kind: 'changed' }] });
     }
@@ -192,9 +226,11 @@ export class ShadowComparator {
 
   private finish(job: ShadowJob, result: Omit<ShadowRecord, 'kind' | 'time' | 'id' | 'operation' | 'requestId' | 'routeMode' | 'stepSince'>): void {
     let s = this.stats.get(job.operation);
-    if (!s) this.stats.set(job.operation, (s = { compared: 0, equal: 0, differing: 0, skipped: 0, fields: new Map(), noise: new Map(), examples: new Map() }));
+    if (!s) this.stats.set(job.operation, (s = { compared: 0, equal: 0, differing: 0, skipped: 0, raced: 0, unavailable: 0, fields: new Map(), noise: new Map(), examples: new Map() }));
     const time = new Date().toISOString();
     if (result.outcome === 'skipped') s.skipped += 1;
+    else if (result.outcome === 'race') s.raced += 1;
+    else if (result.outcome === 'unavailable') s.unavailable += 1;
     else {
       s.compared += 1;
       if (result.outcome === 'equal') s.equal += 1;

@@ -7,7 +7,7 @@
  */
 import { movability } from '../../catalogue/movability.js';
 import type { RolloutPlan } from '../../config/rollout.js';
-import { judgeGates } from '../rollout/gates.js';
+import { judgeGates, measuredBaseline } from '../rollout/gates.js';
 import { describeGate } from '../rollout/gate-text.js';
 import type { GateResult, Position } from '../rollout/state.js';
 import { positionKey, positionLabel } from '../rollout/steps.js';
@@ -15,7 +15,7 @@ import { percentOf } from '../../config/rollout.js';
 import { defaultPlan } from './default-plan.js';
 import { holdText, trailingHold } from './history.js';
 import { missingSamples, missingText } from './missing.js';
-import { nextForHold } from './next-action.js';
+import { causeOfHold, nextForHold } from './next-action.js';
 import type { Judgement, JudgementInput, RolloutFacts } from './types.js';
 
 export function judgeOperation(input: JudgementInput): Judgement {
@@ -27,16 +27,27 @@ export function judgeOperation(input: JudgementInput): Judgement {
   return input.rollout ? judgeRollout(input, input.rollout) : judgeWithoutPlan(input);
 }
 
-function blank(operation: string, canMove: boolean, step: Position | null): Omit<Judgement, 'state' | 'detail' | 'next'> {
-  return { operation, canMove, step, hold: null, pausedBy: null, missing: {}, gates: [] };
+function blank(operation: string, canMove: boolean, step: Position | null, input?: JudgementInput): Omit<Judgement, 'state' | 'detail' | 'next'> {
+  const shadow = input?.evidence.counts.shadow;
+  return { operation, canMove, step, hold: null, pausedBy: null, missing: {}, gates: [], races: shadow?.raced ?? 0, api2Failures: shadow?.unavailable ?? 0, cause: null };
+}
+
+/** A failed gate in words; a failed error rate names api2's failures as what they are, an outage. */
+function failedText(gate: GateResult): string {
+  if (gate.gate !== 'errorRate') return describeGate(gate);
+  const share = gate.samples > 0 && gate.adverse != null ? ` (${Number(((gate.adverse / gate.samples) * 100).toPrecision(3))} %)` : '';
+  const where = gate.window === 'recent' ? 'the last evaluation period' : 'this step';
+  return `api2 unavailable: it answered 5xx, timed out or refused ${gate.adverse ?? '?'} of ${gate.samples} calls${share} in ${where}; it moves on when api2 recovers (${describeGate(gate)})`;
 }
 
 function judgeRollout(input: JudgementInput, rollout: RolloutFacts): Judgement {
   const { operation } = input;
   const plan = input.plan ?? defaultPlan(input.write);
   const at = rollout.at;
-  const gates = input.judged ?? (at === 'legacy' ? [] : judgeGates(plan, at, input.evidence, 'step', plan.minSamples, undefined));
-  const base = { ...blank(operation, true, at), gates };
+  // As the controller judges: legacy's baseline of this step when it has enough samples, else the last one measured.
+  const baseline = measuredBaseline(input.evidence.counts, plan.minSamples) ?? input.baseline;
+  const gates = input.judged ?? (at === 'legacy' ? [] : judgeGates(plan, at, input.evidence, 'step', plan.minSamples, baseline));
+  const base = { ...blank(operation, true, at, input), gates };
   const resume = `POST /admin/rollout/${operation}/resume`;
   switch (rollout.status) {
     case 'rolled-back':
@@ -55,8 +66,8 @@ function judgeRollout(input: JudgementInput, rollout: RolloutFacts): Judgement {
   const hold = at === 'legacy' ? null : trailingHold(rollout.decisions, at);
   if (hold) {
     const failed = [...rollout.decisions].reverse().find((d) => d.kind === 'gate-failed')?.gates?.filter((g) => g.outcome === 'fail') ?? [];
-    const why = failed.map(describeGate).join('; ');
-    return { ...base, state: 'held', hold, detail: `${holdText(hold)} at ${positionLabel(at)}${why ? `: ${why}` : ''}`, next: nextForHold(operation, hold.gates) };
+    const why = failed.map(failedText).join('; ');
+    return { ...base, state: 'held', hold, cause: causeOfHold(hold.gates), detail: `${holdText(hold)} at ${positionLabel(at)}${why ? `: ${why}` : ''}`, next: nextForHold(operation, hold.gates) };
   }
   if (at !== 'legacy' && percentOf(at) === 100) {
     const held = plan.hold ?? [];
@@ -90,7 +101,7 @@ function judgeWithoutPlan(input: JudgementInput): Judgement {
   const { operation } = input;
   const plan: RolloutPlan = input.plan ?? defaultPlan(input.write);
   const at = positionOfMode(input);
-  const base = blank(operation, true, null);
+  const base = blank(operation, true, null, input);
   const planKey = `routes.${operation}.rollout`;
   if (at === 'legacy') {
     return input.write
@@ -102,7 +113,7 @@ function judgeWithoutPlan(input: JudgementInput): Judgement {
   const failed = gates.filter((g) => g.outcome === 'fail');
   if (failed.length > 0) {
     const hold = { gates: [...new Set(failed.map((g) => g.gate))].sort(), since: null, evaluations: 0 };
-    return { ...withGates, state: 'held', hold, detail: `${holdText(hold)} (default gates): ${failed.map(describeGate).join('; ')}`, next: nextForHold(operation, hold.gates) };
+    return { ...withGates, state: 'held', hold, cause: causeOfHold(hold.gates), detail: `${holdText(hold)} (default gates): ${failed.map(failedText).join('; ')}`, next: nextForHold(operation, hold.gates) };
   }
   if (gates.length > 0 && gates.every((g) => g.outcome === 'pass')) {
     return at === 100

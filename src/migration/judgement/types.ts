@@ -49,6 +49,8 @@ export interface JudgementInput {
   readonly rollout: RolloutFacts | undefined;
   /** The evidence of the config version (and, for a rollout, the step) in force. */
   readonly evidence: WindowEvidence;
+  /** Legacy's last baseline measured with enough samples before this step (the rollout state's), for steps where legacy answers too few. */
+  readonly baseline?: { readonly errorRate: number; readonly p95Ms: number | null } | undefined;
   /** The rollout's last gate evaluation, when a runner judged one (else the gates are judged here on `evidence`). */
   readonly judged?: readonly GateResult[] | undefined;
 }
@@ -78,4 +80,14 @@ export interface Judgement {
   readonly missing: Readonly<Record<string, number>>;
   /** The gates the state was judged on (the runner's last evaluation, or judged here). */
   readonly gates: readonly GateResult[];
+  /** Races in the evidence in force: comparisons a write of their scope overlapped, left out of the agreement gate (docs/rollout.md "Races"). */
+  readonly races: number;
+  /** Comparisons in the evidence in force whose api2 call failed (5xx, timeout, refused): left out of agreement, against api2's availability. */
+  readonly api2Failures: number;
+  /**
+   * For `held`: what holds it. api2-unavailable: api2's error rate (an outage, named in `detail`
+   * with its figures; it moves on when api2 recovers); mapping: answers differ; other: latency,
+   * the breaker. null in every other state.
+   */
+  readonly cause: 'api2-unavailable' | 'mapping' | 'other' | null;
 }

@@ -4,7 +4,7 @@
  * class), on the same registry:
  *
  *   gateway_fallbacks_total{operation}                  api2 failed, legacy answered
- *   gateway_shadow_comparisons_total{operation,outcome} outcome: agreed, differed, skipped (compared = agreed + differed)
+ *   gateway_shadow_comparisons_total{operation,outcome} outcome: agreed, differed, raced, api2-unavailable, skipped (compared = agreed + differed)
  *   gateway_canary_requests_total{operation,side}       requests of canary routes, by the side that answered
  *   gateway_route_canary_percent{operation}             gauge: the share of clients api2 answers on each route in force (0 legacy/shadow, the step's % canary, 100 api2)
  *   gateway_route_mode{operation,mode}                  gauge: 1 for each operation's route mode in force (a rollout's step, else the configured mode)
@@ -28,7 +28,7 @@ import type { JudgementSource } from '../judgement/source.js';
 import { OPERATION_STATES } from '../judgement/types.js';
 
 const BREAKER_STATES: readonly BreakerState[] = ['closed', 'open', 'half-open'];
-const OUTCOMES = { equal: 'agreed', differ: 'differed', skipped: 'skipped' } as const;
+const OUTCOMES = { equal: 'agreed', differ: 'differed', race: 'raced', unavailable: 'api2-unavailable', skipped: 'skipped' } as const;
 
 export interface MigrationMetricSources {
   /** The config in force, its content hash and version (undefined while starting). */
@@ -53,7 +53,7 @@ export function migrationMetrics(registry: Registry, sources: MigrationMetricSou
   const fallbacks = new Counter({ name: 'gateway_fallbacks_total', help: 'Requests whose api2 call failed and that legacy answered, by operation.', labelNames: ['operation'] as const, registers });
   const shadow = new Counter({
     name: 'gateway_shadow_comparisons_total',
-    help: 'Shadow comparisons by operation and outcome (agreed, differed, skipped); compared = agreed + differed.',
+    help: 'Shadow comparisons by operation and outcome (agreed, differed, raced: a write of its scope overlapped it, api2-unavailable: api2 answered 5xx, timed out or refused, skipped); compared = agreed + differed.',
     labelNames: ['operation', 'outcome'] as const,
     registers,
   });

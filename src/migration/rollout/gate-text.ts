@@ -43,7 +43,8 @@ export function describeGate(gate: GateResult): string {
   const [lower, upper] = [clampRate(gate.lower), clampRate(gate.upper)];
   const { bound } = gate;
   const measured = gate.measured === null ? '-' : pct(clampRate(gate.measured));
-  const counted = gate.gate === 'errorRate' ? `${gate.adverse ?? '?'}/${gate.samples} api2 errors (excess ${measured}${legacyPart(gate.reference)})` : `${gate.adverse ?? '?'}/${gate.samples} ${NOUN[gate.gate]} (${measured})`;
+  const races = gate.races ? `, ${gate.races} ${gate.races === 1 ? 'race' : 'races'} left out` : '';
+  const counted = gate.gate === 'errorRate' ? `${gate.adverse ?? '?'}/${gate.samples} api2 errors (excess ${measured}${legacyPart(gate.reference)})` : `${gate.adverse ?? '?'}/${gate.samples} ${NOUN[gate.gate]} (${measured}${races})`;
   const confidence = `${gate.confidence === null || gate.confidence === undefined ? '?' : Number((gate.confidence * 100).toPrecision(6))} %`;
   const head = `${gate.gate} ${counted}: ${confidence}`;
   if (gate.outcome === 'fail') return `${head} lower bound ${pct(lower, [bound])} > ${pct(bound, [lower])} (${gate.window})`;

@@ -30,7 +30,11 @@ export interface OperationEvidence {
   readonly legacy: SideEvidence;
   readonly api2: SideEvidence;
   readonly fallbacks: number;
-  readonly shadow: { readonly compared: number; readonly agreed: number };
+  /**
+   * raced: comparisons a write of their scope overlapped; unavailable: api2 answered 5xx, timed out
+   * or refused. Both are left out of compared (absent: none counted).
+   */
+  readonly shadow: { readonly compared: number; readonly agreed: number; readonly raced?: number; readonly unavailable?: number };
 }
 
 export interface WindowEvidence {
@@ -51,6 +55,8 @@ export function evidenceFields(prefix: string, window: WindowEvidence): Record<s
     [`${prefix}.legacyP95Ms`]: counts.legacy.p95Ms,
     [`${prefix}.compared`]: counts.shadow.compared,
     [`${prefix}.agreed`]: counts.shadow.agreed,
+    [`${prefix}.raced`]: counts.shadow.raced ?? 0,
+    [`${prefix}.api2Unavailable`]: counts.shadow.unavailable ?? 0,
     [`${prefix}.breakerOpens`]: window.api2BreakerOpens,
   };
 }
@@ -75,8 +81,9 @@ export function measuredBaseline(counts: OperationEvidence, minSamples: number):
 /**
  * Every gate that applies at `at`, judged on `window`; `minSamples` is the window's floor (the
  * plan's minSamples over the step, failSamples over the last period). A shadow step: agreement and
- * breaker. A percentage step: error rate, p95 and breaker, and agreement when comparisons were made
- * (of the requests legacy answered).
+ * breaker, and error rate on api2's calls of the comparisons once one found api2 unavailable. A
+ * percentage step: error rate, p95 and breaker, and agreement when comparisons were made (of the
+ * requests legacy answered).
  */
 export function judgeGates(plan: RolloutPlan, at: Position, window: WindowEvidence, which: GateResult['window'], minSamples: number, baseline: RolloutState['baseline']): JudgedGate[] {
   const { gates } = plan;
@@ -86,14 +93,20 @@ export function judgeGates(plan: RolloutPlan, at: Position, window: WindowEviden
   const agreement = gates.shadowAgreement;
   if (agreement && (at === 'shadow' || counts.shadow.compared > 0)) {
     const floors = step ? { pass: agreement.minComparisons ?? 1, fail: 1 } : { pass: minSamples, fail: minSamples };
-    results.push(judgeAgreement(agreement, counts.shadow.compared, counts.shadow.agreed, which, floors));
+    results.push({ ...judgeAgreement(agreement, counts.shadow.compared, counts.shadow.agreed, which, floors), races: counts.shadow.raced ?? 0 });
   }
-  if (at !== 'shadow' && at !== 'legacy') {
-    const own = legacyOwn(counts);
+  const own = legacyOwn(counts);
+  // api2's error rate against legacy's own answers (or the stored baseline where legacy answered too few).
+  const errorGate = (api2: { samples: number; errors: number }): JudgedGate => {
     const legacy = own >= minSamples ? { samples: own, errors: Math.min(own, counts.legacy.status5xx) } : null;
-    const api2 = { samples: api2Samples(counts), errors: counts.api2.status5xx + counts.fallbacks };
     const floors = step ? { pass: minSamples, fail: 1 } : { pass: minSamples, fail: minSamples };
-    results.push(judgeErrorRate(gates.errorRate, { api2, legacy, baselineRate: baseline?.errorRate ?? 0 }, which, floors));
+    return judgeErrorRate(gates.errorRate, { api2, legacy, baselineRate: baseline?.errorRate ?? 0 }, which, floors);
+  };
+  const unavailable = counts.shadow.unavailable ?? 0;
+  // api2 down in a shadow step: its calls of the comparisons (compared, raced or failed) are judged.
+  if (at === 'shadow' && unavailable > 0) results.push(errorGate({ samples: counts.shadow.compared + (counts.shadow.raced ?? 0) + unavailable, errors: unavailable }));
+  if (at !== 'shadow' && at !== 'legacy') {
+    results.push(errorGate({ samples: api2Samples(counts), errors: counts.api2.status5xx + counts.fallbacks }));
     const latency = gates.latencyP95;
     if (latency) {
       const legacyP95 = own >= minSamples ? counts.legacy.p95Ms : (baseline?.p95Ms ?? null);

@@ -74,6 +74,8 @@ export interface GateDetails {
   readonly toPass: number | null;
   /** errorRate: legacy's own answers and 5xx it was compared with (samples 0: the stored baseline's rate). */
   readonly reference: { readonly samples: number; readonly adverse: number; readonly rate: number } | null;
+  /** shadowAgreement: comparisons left out of `samples` and `adverse` because a write of their scope overlapped them (docs/rollout.md "Races"). */
+  readonly races?: number;
 }
 
 /** A gate judged now: every detail present. */

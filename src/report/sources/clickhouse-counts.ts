@@ -210,12 +210,14 @@ function fillScoped(agg: Aggregator, answers: readonly Row[], shadows: readonly 
 }
 
 function fillShadows(agg: Aggregator, outcomes: readonly Row[], skipReasons: readonly Row[], diffs: readonly Row[], noise: readonly Row[]): void {
-  for (const [operation, lines, equal, differing, skipped] of outcomes as Row[]) {
+  for (const [operation, lines, equal, differing, skipped, raced, unavailable] of outcomes as Row[]) {
     agg.shadowLines += num(lines);
     const shadow = agg.operation(String(operation)).shadow;
     shadow.equal = num(equal);
     shadow.differing = num(differing);
     shadow.skipped = num(skipped);
+    shadow.raced = num(raced);
+    shadow.unavailable = num(unavailable);
   }
   for (const [operation, reason, n] of skipReasons as Row[]) agg.operation(String(operation)).shadow.skipReasons.set(String(reason), num(n));
   for (const [operation, path, n] of diffs as Row[]) agg.operation(String(operation)).shadow.fields.set(String(path), num(n));

@@ -101,7 +101,7 @@ export const breakerOpensSql = (table: string): string => `SELECT countIf(upstre
 
 const shadows = (table: string): string => `FROM ${table} WHERE msg = 'shadow'`;
 
-export const shadowOutcomesSql = (table: string): string => `SELECT operation, count(), countIf(outcome = 'equal'), countIf(outcome = 'differ'), countIf(outcome = 'skipped')
+export const shadowOutcomesSql = (table: string): string => `SELECT operation, count(), countIf(outcome = 'equal'), countIf(outcome = 'differ'), countIf(outcome = 'skipped'), countIf(outcome = 'race'), countIf(outcome = 'unavailable')
 ${shadows(table)} GROUP BY operation`;
 
 export const skipReasonsSql = (table: string): string => `SELECT operation, ifNull(reason, '(no reason given)') AS why, count()

@@ -9,11 +9,11 @@ import type { ReportSource } from './source.js';
 const nameOf = (input: string): string => (input === '-' ? 'stdin' : input);
 
 /** `since`: epoch ms; earlier request, shadow and breaker lines are left out (rollout decisions never). */
-export function filesSource(inputs: readonly string[], since?: number): ReportSource {
+export function filesSource(inputs: readonly string[], since?: number, stepBucketMs?: number): ReportSource {
   return {
     inputs: inputs.map(nameOf),
     async counts() {
-      const aggregator = new Aggregator(since);
+      const aggregator = new Aggregator(since, stepBucketMs);
       for (const input of inputs) {
         const name = nameOf(input);
         const outcome = await readLines(input, (line, lineNumber) => aggregator.addLine(name, line, lineNumber));

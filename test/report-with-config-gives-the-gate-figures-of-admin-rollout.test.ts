@@ -1,0 +1,63 @@
+/**
+ * Issue 45 item 4, one set of numbers: a real gateway drives a rollout of recipes.search on its
+ * plan's (wide) gates; once traffic has stopped and the runner has judged the step again, the
+ * report on the gateway's usage log, given the plans of its config (`--config`), gives each gate of
+ * the step the figures /admin/rollout gives (n, k, outcome, bounds, needed, to pass). Without the
+ * plans, the report says it judged on the default plans' gates.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { reportFromInputs } from '../src/report/run.js';
+import { RolloutPlanSchema } from '../src/config/rollout.js';
+import type { RolloutPlanInput } from '../src/config/rollout.js';
+import { liveBucketMsOf } from '../src/migration/live-counters.js';
+import type { GateResult } from '../src/migration/rollout/state.js';
+import { closedAfterEachTest } from './support/cleanup.js';
+import { EVALUATION_MS, PLAN, positionOf, snapshot, startRolloutRig, traffic, until } from './support/rollout.js';
+import { waitFor } from './support/wait.js';
+
+const cleanup = closedAfterEachTest();
+const PLAN_TO_25: RolloutPlanInput = { ...PLAN, steps: ['shadow', 5, 25] };
+const FIGURES = ['gate', 'outcome', 'bound', 'samples', 'adverse', 'lower', 'upper', 'confidence', 'needed', 'toPass'] as const;
+const figures = (gate: GateResult) => Object.fromEntries(FIGURES.map((name) => [name, gate[name]]));
+
+it('the report with the config judges every operation on its plan and prints the figures /admin/rollout shows', async () => {
+  const log = join(mkdtempSync(join(tmpdir(), 'report-config-')), 'usage.log');
+  // The plan ends at 25 %: the step judged stays, gathering evidence, until the traffic stops.
+  const { gateway } = await startRolloutRig(cleanup, { routes: { 'recipes.search': { rollout: PLAN_TO_25 } }, observability: { log: { destination: log } } });
+  const load = traffic([gateway], 2);
+  try {
+    await until('25 %', () => positionOf(gateway) === 25);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+  } finally {
+    await load.stop();
+  }
+  // The runner judges the step once more after the last line: both then see the same lines.
+  const before = snapshot(gateway).operations.find((o) => o.operation === 'recipes.search')?.judged?.time;
+  await waitFor(() => snapshot(gateway).operations.find((o) => o.operation === 'recipes.search')?.judged?.time !== before, 5_000, 'an evaluation');
+  await new Promise((resolve) => setTimeout(resolve, EVALUATION_MS * 3));
+  const live = snapshot(gateway).operations.find((o) => o.operation === 'recipes.search')!;
+  const liveGates = (live.judged?.gates ?? []).filter((g) => g.window === 'step');
+  expect(liveGates.length).toBeGreaterThan(0);
+  await gateway.close();
+  expect(readFileSync(log, 'utf8')).toContain('"msg":"rollout"');
+
+  const report = await reportFromInputs([log], { plans: { 'recipes.search': { rollout: RolloutPlanSchema.parse(PLAN_TO_25) } }, stepBucketMs: liveBucketMsOf(EVALUATION_MS) });
+  expect(report.readiness.gates).toMatch(/plan in --config/);
+  expect(live.state?.at).toBe(25);
+  const judged = report.readiness.operations.find((o) => o.operation === 'recipes.search')!.judgement;
+  expect(judged.step).toBe(25);
+  expect(liveGates.some((g) => g.samples > 0)).toBe(true);
+  for (const gate of liveGates) {
+    const same = judged.gates.find((g) => g.gate === gate.gate);
+    expect(same, gate.gate).toBeDefined();
+    expect(figures(same!), gate.gate).toEqual(figures(gate));
+  }
+  // The plan's tolerance, not the default plan's.
+  expect(judged.gates.find((g) => g.gate === 'shadowAgreement')?.bound ?? PLAN.gates?.shadowAgreement?.maxDisagreement).toBe(PLAN.gates?.shadowAgreement?.maxDisagreement);
+
+  const withoutConfig = await reportFromInputs([log]);
+  expect(withoutConfig.readiness.gates).toMatch(/default plan .*no --config given/);
+}, 60_000);
