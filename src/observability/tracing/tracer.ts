@@ -13,7 +13,7 @@ import type { SpanLog } from './span-log.js';
 import { nowMs } from './span-log.js';
 import { spansOf } from './spans-of-record.js';
 import type { KeptTrace, SpanSource } from './spans-of-record.js';
-import { verdictAtAnswer, verdictRules } from './verdict.js';
+import { shadowOutcomeKept, verdictAtAnswer, verdictRules } from './verdict.js';
 import type { VerdictRules } from './verdict.js';
 import type { TraceVerdict } from '../../config/tracing.js';
 
@@ -140,10 +140,10 @@ export function createTracer(options: TracerOptions): Tracer {
         keepAlive?.(sent);
         return verdict;
       }
-      // Waits for its comparison (its own deadline bounds it): exported with it, or, kept only if it differs, not at all.
+      // Waits for its comparison (its own deadline bounds it): exported with it, or, kept only if it differs (or api2 failed it), not at all.
       const settled = new Promise<void>((resolve) => {
         wait.then = () => {
-          if (verdict === 'if-shadow-differs' && wait.record?.outcome !== 'differ') {
+          if (verdict === 'if-shadow-differs' && !shadowOutcomeKept(wait.record?.outcome)) {
             held -= 1;
             resolve();
             return;

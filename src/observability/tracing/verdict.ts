@@ -7,7 +7,8 @@
  * every replica, and every gateway of a fleet, keeps the same traces; the kept kinds
  * (src/config/tracing.ts `KEPT_KINDS`) are exported whatever the ratio. A request whose shadow
  * comparison is running waits for it: `if-shadow-differs` says its trace is exported exactly when
- * the comparison's line says `differ`.
+ * the comparison's line says `differ` or `unavailable` (api2 failed the comparison: an outage is as
+ * worth following as a difference; a race or a skip is not).
  */
 import type { KeptKind, TraceVerdict, TracingConfig } from '../../config/tracing.js';
 import type { RequestRecord } from '../../gateway/request-record.js';
@@ -30,6 +31,9 @@ export function keptAtAnswer(record: Readonly<RequestRecord>, rules: VerdictRule
   if (keep.has('moving') && record.stepSince !== undefined && record.startedAt - record.stepSince < rules.moveWindowMs) return 'moving';
   return undefined;
 }
+
+/** Whether a request kept `if-shadow-differs` is exported, by its comparison's outcome. */
+export const shadowOutcomeKept = (outcome: string | undefined): boolean => outcome === 'differ' || outcome === 'unavailable';
 
 /** Whether the head ratio takes this trace id (32 hex digits). */
 export function headTakes(traceId: string, ratio: number): boolean {
