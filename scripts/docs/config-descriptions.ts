@@ -46,6 +46,8 @@ export const CONFIG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'routes.*.rollout.gates.breaker': 'rollout: the api2 breaker opening during a step fails it',
   'routes.*.rollout.hold': 'rollout: clients (labels of `observability.clientLabels`, or client hashes) answered by legacy at every step; the last step is then "done except N held clients"; needs `observability.hashKey`',
   'routes.*.rollout.onFailure': 'rollout: what a failed gate does: `back-one-step`, `legacy` (rolled back until resumed) or `pause`',
+  'routes.*.rollout.whenQuiet.afterMs': 'rollout: how long a percentage step may have no api2 answer before `whenQuiet.action` (30 min)',
+  'routes.*.rollout.whenQuiet.action': 'rollout: `widen` (the next step, watched by the same gates) or `hold` (stays, and says it holds nobody)',
   'rollout.evaluationMs': 'how often rollout gates are judged and steps moved (also the live counters\' bucket, at most 5 s)',
   'rollout.stateFile': 'without `cache.redis`: the file the rollout state is kept in across restarts (absent: it starts again at each plan\'s first step)',
   'rollout.keepEvents': 'rollout events kept for /admin/rollout and the console (the usage log keeps all)',

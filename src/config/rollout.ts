@@ -74,6 +74,17 @@ export const RolloutPlanSchema = z
       .strict()
       .prefault({}),
     onFailure: z.enum(ROLLOUT_FAILURE_ACTIONS).default('back-one-step'),
+    /**
+     * A percentage (or cohort) step that has had no api2 answer for `afterMs` (its share holds none
+     * of the clients seen, or the operation is rarely called): `widen` moves it to the next step,
+     * `hold` keeps it where it is and says so. DECISION: widen after 30 minutes (docs/rollout.md
+     * "A quiet step"): the next step is watched by the same gates, and a step that never ends
+     * protects nobody while it keeps the move from finishing.
+     */
+    whenQuiet: z
+      .object({ afterMs: z.number().int().min(0).max(30 * DAY_MS).default(1_800_000), action: z.enum(['widen', 'hold']).default('widen') })
+      .strict()
+      .prefault({}),
     /** Clients held back: answered by legacy at every step (the last is then "done except N held clients"). */
     hold: z.array(ClientNameSchema).default([]),
   })

@@ -10,6 +10,8 @@
  *                  legacy (rolled back), pause (held where it is);
  *                every gate passed over the step (its bound below the tolerance, its floor of
  *                  samples met), the step lasted minStepMs → the next step; the last step stays watched;
+ *                no api2 answer for whenQuiet.afterMs at a percentage step → widen: the next step
+ *                  (or hold: stays, said once by a holds-nobody note, runner.ts);
  *                otherwise (a gate still collecting: inconclusive) → held, no event
  *   paused, rolled-back   nothing until an operator acts (actions.ts)
  *
@@ -20,7 +22,7 @@ import { evidenceFields, judgeGates, measuredBaseline } from './gates.js';
 import { describeGate as describe } from './gate-text.js';
 import type { WindowEvidence } from './gates.js';
 import type { GateResult, JudgedGate, Position, RolloutEvent, RolloutEventKind, RolloutState } from './state.js';
-import { positionLabel, positionOf } from './steps.js';
+import { exposesApi2, positionLabel, positionOf } from './steps.js';
 
 export interface Evidence {
   /** Since the step began (whole counter buckets only: nothing from before the move). */
@@ -68,12 +70,30 @@ export function evaluate(state: RolloutState, plan: RolloutPlan, evidence: Evide
   const last = state.step >= plan.steps.length - 1;
   const lasted = now - state.since >= plan.minStepMs;
   const conclusive = stepGates.length > 0 && stepGates.every((gate) => gate.outcome === 'pass');
+  const quiet = !last && lasted ? quietFor(kept, plan, evidence.step, now) : null;
+  if (quiet !== null && plan.whenQuiet.action === 'widen') {
+    const step = state.step + 1;
+    const next: RolloutState = { ...kept, step, at: positionOf(plan, step), since: now, reason: `widened: ${quiet}` };
+    return { state: next, events: [event(now, state, next, 'promote', `${quiet}: widened to ${positionLabel(next.at)} (plan whenQuiet)`, judged, facts())], judged };
+  }
   if (last || !lasted || !conclusive) return { state: kept, events: [], judged };
   const step = state.step + 1;
   const at = positionOf(plan, step);
   const reason = `${stepGates.map(describe).join('; ')} over ${Math.round((now - state.since) / 1000)} s`;
   const next: RolloutState = { ...kept, step, at, since: now, reason: `promoted: ${reason}` };
   return { state: next, events: [event(now, state, next, 'promote', reason, judged, facts())], judged };
+}
+
+/**
+ * Why a step is quiet, or null: it exposes clients to api2 (a percentage or a cohort, not shadow),
+ * and in `whenQuiet.afterMs` it has had not one api2 answer (fallbacks included).
+ */
+function quietFor(state: RolloutState, plan: RolloutPlan, step: WindowEvidence, now: number): string | null {
+  if (!exposesApi2(state.at) || now - state.since < plan.whenQuiet.afterMs) return null;
+  const { counts } = step;
+  if (counts.api2.requests + counts.fallbacks > 0) return null;
+  const minutes = Math.round((now - state.since) / 6_000) / 10;
+  return `quiet: no api2 answer in ${minutes} min at ${positionLabel(state.at)} (${counts.legacy.requests} requests, every one answered by legacy)`;
 }
 
 function afterFailure(state: RolloutState, plan: RolloutPlan, now: number, why: string): RolloutState {

@@ -91,7 +91,8 @@ export function holdsNobody(at: Position, counts: OperationEvidence, plan: Rollo
   if (!exposesApi2(at) || (typeof at === 'number' && at >= 100)) return null;
   const legacy = counts.legacy.requests - counts.fallbacks;
   if (counts.api2.requests + counts.fallbacks > 0 || legacy < plan.minSamples) return null;
-  return `the ${positionLabel(at)} step holds no client seen in it (${legacy} requests, every one answered by legacy): it cannot gather api2 evidence; promote it by hand, or plan a larger percentage`;
+  const then = plan.whenQuiet.action === 'widen' ? `it widens to the next step once it has been quiet ${Math.round(plan.whenQuiet.afterMs / 60_000 * 10) / 10} min (whenQuiet), or promote it by hand` : 'promote it by hand, or plan a larger percentage (whenQuiet holds it)';
+  return `the ${positionLabel(at)} step holds no client seen in it (${legacy} requests, every one answered by legacy): it cannot gather api2 evidence; ${then}`;
 }
 
 /** A short fingerprint of a plan (FNV-1a over its JSON), to notice that the file changed it. */

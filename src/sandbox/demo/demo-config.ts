@@ -5,8 +5,10 @@
  * deployment would write, only faster: a starting point (`npm start -- --demo --print-config`).
  *
  * DECISION: reads: shadow, 20 %, 50 %, 100 %, each at least 15 s, 3 api2 answers and 20 shadow
- * comparisons, at most 10 % disagreement with 90 % confidence (the demo's writes race its reads' shadow comparisons now and
- * then: a favorite added between legacy's answer and api2's); writes: 20 %, 100 %. Gates are evaluated every 2 s. A failed gate goes one step back.
+ * comparisons, at most 2 % disagreement with 95 % confidence (the tolerance a real plan would use:
+ * a comparison a write raced is counted apart, not as a disagreement); writes: 20 %, 100 %. A step
+ * with no api2 answer for 30 s widens to the next (whenQuiet: a rarely called write's 20 % often
+ * holds none of the demo's clients). Gates are evaluated every 2 s. A failed gate goes one step back.
  */
 import { capabilities } from '../../catalogue/movability.js';
 import { operationById } from '../../catalogue/operations.js';
@@ -21,8 +23,9 @@ export const DEMO_READ_PLAN: RolloutPlanInput = {
   minStepMs: 15_000,
   minSamples: 3,
   failSamples: 5,
-  gates: { shadowAgreement: { maxDisagreement: 0.1, confidence: 0.9, minComparisons: 20 }, errorRate: { maxExcess: 0.05 }, breaker: true },
+  gates: { shadowAgreement: { maxDisagreement: 0.02, confidence: 0.95, minComparisons: 20 }, errorRate: { maxExcess: 0.05 }, breaker: true },
   onFailure: 'back-one-step',
+  whenQuiet: { afterMs: 30_000 },
 };
 
 export const DEMO_WRITE_PLAN: RolloutPlanInput = {
@@ -32,6 +35,7 @@ export const DEMO_WRITE_PLAN: RolloutPlanInput = {
   failSamples: 5,
   gates: { errorRate: { maxExcess: 0.05 }, breaker: true },
   onFailure: 'back-one-step',
+  whenQuiet: { afterMs: 30_000 },
 };
 
 /** The operations that can move, each with its plan. */
