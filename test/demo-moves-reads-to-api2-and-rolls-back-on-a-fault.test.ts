@@ -37,7 +37,7 @@ describe('npm start -- --demo', () => {
       expect(demo.stderr()).toMatch(/demo traffic: 40 requests a second/);
       const rollout = async (): Promise<Rollout> => (await (await request(`${admin}/admin/rollout`)).body.json()) as Rollout;
 
-      // Reads: shadow → 20 → 50 → 100 under the demo's traffic (about a minute and a half; bounded here).
+      // Reads: shadow → 20 → 50 → 100 under the demo's traffic (the first in about a minute and a half; bounded here).
       const done = await eventually('a read at its last step', 180_000, async () => (await rollout()).operations.find((op) => op.last && OPERATIONS.find((o) => o.id === op.operation)?.safe));
       expect(done.state?.at).toBe(100);
 

@@ -1,6 +1,6 @@
 /**
  * The demo's rollout plans (docs/sandbox-and-demo.md): every operation that can move gets one,
- * with periods short enough that, under the demo's traffic, the reads reach api2 100 % in about a
+ * with periods short enough that, under the demo's traffic, the first read reaches api2 100 % in about a
  * minute and a half and the writes, which wait for their reads, follow. The same plans as a real
  * deployment would write, only faster: a starting point (`npm start -- --demo --print-config`).
  *
