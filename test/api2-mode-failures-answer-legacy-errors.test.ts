@@ -15,6 +15,7 @@ import type { TestGateway } from './support/gateway.js';
 import { MAPPED_ROUTES, startApi2ModeRig } from './support/api2-mode.js';
 import type { Api2ModeRig } from './support/api2-mode.js';
 import { closedAfterEachTest } from './support/cleanup.js';
+import { refusedPort } from './support/refused-port.js';
 
 const J = { accept: 'application/json' };
 const FREE = 'sandbox-free-key';
@@ -84,12 +85,7 @@ describe('api2 answers that are errors', () => {
 
 describe('api2 out of reach', () => {
   it('a refused connection is a 502', async () => {
-    const closed = await misbehavingApi2(200, '{}');
-    const origin = closed.origin;
-    const caFile = closed.caFile;
-    const gateway = await gatewayOnApi2({ origin, caFile });
-    await closed.close();
-    cleanup.pop();
+    const gateway = await gatewayOnApi2({ origin: `https://127.0.0.1:${await refusedPort()}` });
     const res = await send(gateway.origin, { target: `/recipes?api_key=${FREE}`, headers: J });
     expect(res.status).toBe(502);
     expect(res.headers['x-gateway-error']).toBe('upstream-unreachable');

@@ -1,12 +1,13 @@
 /**
  * The upstream client contract's server (upstream-client-contract.ts): a real HTTP server on
  * 127.0.0.1 that records what it received and answers per path (every byte value, repeated
- * headers, a redirect, a hang, a stalled or cut body, a cut connection), and a port nobody
- * listens on.
+ * headers, a redirect, a hang, a stalled or cut body, a cut connection), and a port that refuses
+ * (refused-port.ts).
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { refusedPort } from './refused-port.js';
 
 interface Seen {
   readonly method: string;
@@ -52,10 +53,7 @@ export function contractUpstream() {
   return {
     seen,
     async start(): Promise<{ base: string; refusedBase: string }> {
-      const closed = createServer();
-      const refusedBase = await listening(closed);
-      await new Promise((resolve) => closed.close(resolve));
-      return { base: await listening(server), refusedBase };
+      return { base: await listening(server), refusedBase: `http://127.0.0.1:${await refusedPort()}` };
     },
     async close(): Promise<void> {
       server.closeAllConnections();
