@@ -3,8 +3,8 @@
  * listening on port 0 and closing again is not one: the kernel hands the same port to the next
  * listen(0) of this or another test file running side by side, and the "refused" call then
  * reaches a live server (a CI run saw a timeout for a refusal that way). Ports below 1024 are
- * never handed out for listen(0) and no test listens on them; the one returned is checked to
- * refuse.
+ * never handed out for listen(0) and no test listens on them; the search starts at 1023 because
+ * fetch refuses the low "bad ports" (1, 7, 9, ...) itself, and the one returned is checked to refuse.
  */
 import { connect } from 'node:net';
 
@@ -17,6 +17,6 @@ function refuses(port: number): Promise<boolean> {
 }
 
 export async function refusedPort(): Promise<number> {
-  for (let port = 1; port < 1024; port += 1) if (await refuses(port)) return port;
+  for (let port = 1023; port > 0; port -= 1) if (await refuses(port)) return port;
   throw new Error('no loopback port below 1024 refuses connections here');
 }
