@@ -32,7 +32,7 @@ import type { Api2SearchQuery, GroceryBody, ReviewBody, SearchFilter } from './a
 import { listVersionGuid, reviewIdOfGuid, toApi2GroceryItem, toApi2Review, toRecipeInfox, toShoppingListLine } from './api2-records.js';
 import type { Sent } from './api2-records.js';
 import type { GroceryList, RecipeInfox, RecipeSearchResult, Review, ShoppingListLine } from '../../mappings/api2-schemas.js';
-import { matchesFilters } from './dataset/recipe-search.js';
+import { recipeFilter } from './dataset/recipe-search.js';
 
 export type Api2Result<T> =
   | { readonly ok: true; readonly value: T }
@@ -63,7 +63,11 @@ export class Api2Store extends DatasetStore {
     } else {
       candidates = [...this.recipes.values()].filter((r) => !r.isPrivate && !r.hideFromPublicSearch);
     }
-    const matches = candidates.filter((r) => this.matches(r, query));
+    const filter = recipeFilter(query);
+    const matches = candidates.filter((r) => {
+      const text = this.searchText.get(r.id);
+      return text !== undefined && filter(r, text);
+    });
     const start = (query.page - 1) * query.perPage;
     return ok({
       ResultCount: matches.length,
@@ -200,12 +204,6 @@ export class Api2Store extends DatasetStore {
   }
 
   // ------------------------------------------------------------ internals
-
-  /** The shared filter test (recipe-search.ts), without the public-search exclusion (search() applies it). */
-  private matches(recipe: NeutralRecipe, q: Api2SearchQuery): boolean {
-    const text = this.searchText.get(recipe.id);
-    return text !== undefined && matchesFilters(recipe, text, q);
-  }
 
   private reviewFields(input: ReviewBody): Pick<NeutralReview, 'rating' | 'makeAgain' | 'comment' | 'totalMinutes' | 'activeMinutes'> {
     return { rating: input.rating, makeAgain: input.makeAgain, comment: input.comment, totalMinutes: input.totalMinutes, activeMinutes: input.activeMinutes };

@@ -27,7 +27,7 @@ import { avatarUrl48, guidFromCounter, toRecipeDetail, toRecipeInfo } from './da
 import type { MakeAgain, NeutralGroceryItem, NeutralRecipe, NeutralReview } from './dataset/dataset.js';
 import { DatasetStore } from './dataset/dataset-store.js';
 import type { DatasetList, DatasetStoreOptions, Mutable } from './dataset/dataset-store.js';
-import { matchesFilters } from './dataset/recipe-search.js';
+import { recipeFilter } from './dataset/recipe-search.js';
 
 export type StoreResult<T> =
   | { readonly ok: true; readonly value: T }
@@ -78,8 +78,13 @@ export class LegacyStore extends DatasetStore {
   // ------------------------------------------------------------ recipes
 
   search(query: SearchQuery, viewerId: number | null): RecipeSearchResult {
+    const filter = recipeFilter({ ...query, categories: query.category ? [query.category] : undefined });
     const matches: NeutralRecipe[] = [];
-    for (const recipe of this.recipes.values()) if (this.matches(recipe, query)) matches.push(recipe);
+    for (const recipe of this.recipes.values()) {
+      if (recipe.isPrivate || recipe.hideFromPublicSearch) continue;
+      const text = this.searchText.get(recipe.id);
+      if (text !== undefined && filter(recipe, text)) matches.push(recipe);
+    }
     const perPage = query.perPage ?? 10;
     const start = ((query.page ?? 1) - 1) * perPage;
     return this.resultOf(matches, matches.slice(start, start + perPage), viewerId);
@@ -216,12 +221,6 @@ export class LegacyStore extends DatasetStore {
   }
 
   // ------------------------------------------------------------ internals
-
-  private matches(recipe: NeutralRecipe, q: SearchQuery): boolean {
-    if (recipe.isPrivate || recipe.hideFromPublicSearch) return false;
-    const text = this.searchText.get(recipe.id);
-    return text !== undefined && matchesFilters(recipe, text, { ...q, categories: q.category ? [q.category] : undefined });
-  }
 
   private resultOf(all: readonly NeutralRecipe[], page: readonly NeutralRecipe[], viewerId: number | null): RecipeSearchResult {
     const bookmarks = this.bookmarksOf(viewerId);

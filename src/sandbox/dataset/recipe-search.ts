@@ -37,14 +37,22 @@ export function searchTextOf(recipe: NeutralRecipe): SearchText {
   };
 }
 
-export function matchesFilters(recipe: NeutralRecipe, text: SearchText, q: RecipeFilters): boolean {
-  if (q.titleKw && !text.title.includes(q.titleKw.toLowerCase())) return false;
-  if (q.anyKw && !text.anywhere.includes(q.anyKw.toLowerCase())) return false;
-  if (q.categories && !q.categories.includes(recipe.categoryToken)) return false;
-  if (q.cuisine && text.cuisine !== q.cuisine.toLowerCase()) return false;
-  if (q.photos && recipe.photoUrl === null) return false;
-  const has = (wanted: string): boolean => text.ingredients.some((i) => i.includes(wanted.toLowerCase()));
-  if (q.includeIng && !q.includeIng.every(has)) return false;
-  if (q.excludeIng && q.excludeIng.some(has)) return false;
-  return true;
+/** The filter test of `q`, made once per search: its keywords lowered once, not once per recipe. */
+export function recipeFilter(q: RecipeFilters): (recipe: NeutralRecipe, text: SearchText) => boolean {
+  const titleKw = q.titleKw?.toLowerCase();
+  const anyKw = q.anyKw?.toLowerCase();
+  const cuisine = q.cuisine?.toLowerCase();
+  const includeIng = q.includeIng?.map((wanted) => wanted.toLowerCase());
+  const excludeIng = q.excludeIng?.map((wanted) => wanted.toLowerCase());
+  return (recipe, text) => {
+    if (titleKw && !text.title.includes(titleKw)) return false;
+    if (anyKw && !text.anywhere.includes(anyKw)) return false;
+    if (q.categories && !q.categories.includes(recipe.categoryToken)) return false;
+    if (cuisine && text.cuisine !== cuisine) return false;
+    if (q.photos && recipe.photoUrl === null) return false;
+    const has = (wanted: string): boolean => text.ingredients.some((i) => i.includes(wanted));
+    if (includeIng && !includeIng.every(has)) return false;
+    if (excludeIng && excludeIng.some(has)) return false;
+    return true;
+  };
 }
