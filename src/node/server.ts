@@ -46,6 +46,8 @@ import { startFleet } from './fleet/fleet.js';
 import { hasRolloutPlans, rolloutAdmin, rolloutMetrics, startRollout } from '../migration/rollout/node/start.js';
 import type { RolloutRunner, RolloutSnapshot } from '../migration/rollout/runner.js';
 import { Readiness } from './fleet/readiness.js';
+import { unusedConnectionsOf } from './unused-connections.js';
+import type { UnusedConnections } from './unused-connections.js';
 
 export interface RunningGateway {
   /** `http://host:port` of the plain listener. */
@@ -188,10 +190,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   });
 
   const servers: Server[] = [];
+  const unusedConnections: UnusedConnections[] = [];
   const tracker = new ListenerTracker(observer);
   const nodeOptions = serverOptions(config);
   const plain = tracker.watch(createServer(nodeOptions, tracker.wrap(readiness.wrap(listener))), config, false);
   servers.push(plain);
+  unusedConnections.push(unusedConnectionsOf(plain));
   const httpOrigin = await listen(plain, config.listen.host, config.listen.port, 'http');
 
   let httpsOrigin: string | undefined;
@@ -199,6 +203,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     const [cert, key] = await Promise.all([readFile(config.listen.https.certFile), readFile(config.listen.https.keyFile)]);
     const secure = tracker.watch(createHttpsServer({ ...nodeOptions, cert, key }, tracker.wrap(readiness.wrap(listener))), config, true);
     servers.push(secure);
+    unusedConnections.push(unusedConnectionsOf(secure, true));
     tracker.terminateConnect = connectTerminator(isLegacyHost, config.listen.https.port, secure);
     httpsOrigin = await listen(secure, config.listen.host, config.listen.https.port, 'https');
   }
@@ -208,6 +213,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     const { routes, host, port } = observability.adminListener;
     const admin = createServer(nodeOptions, getRequestListener(createAdminApp(routes).fetch));
     servers.push(admin);
+    unusedConnections.push(unusedConnectionsOf(admin));
     adminOrigin = await listen(admin, host, port, 'http');
   }
   const metricsPath = config.observability.metrics.path;
@@ -231,8 +237,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       tracker.beginDrain();
       const closed = Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
       // Connections whose last answer went out before the drain began turn idle later: close them as they do.
+      // A connection that never sent a byte is not idle to Node: closed by unusedConnections.
       const sweep = setInterval(() => {
         for (const server of servers) server.closeIdleConnections();
+        for (const unused of unusedConnections) unused.close();
       }, 20);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise<'late'>((resolve) => {
