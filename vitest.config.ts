@@ -33,8 +33,7 @@ const SIDE_BY_SIDE_WORKERS = Math.max(4, availableParallelism() * 2);
  * last run's timings when it has them; this list only puts these ahead of the rest.
  */
 const LONG_FILES_FIRST = [
-  'test/demo-moves-reads-to-api2-and-rolls-back-on-a-fault.test.ts',
-  'test/demo-console-reads-at-a-glance-on-every-screen-in-chromium.test.ts',
+  'test/demo-moves-its-reads-rolls-back-on-a-fault-and-its-console-reads-at-a-glance.test.ts',
   'test/adding-an-operation-walkthrough.test.ts',
   'test/adding-a-usage-log-field-walkthrough.test.ts',
   'test/start-writes-only-usage-lines-and-fails-in-one-line.test.ts',

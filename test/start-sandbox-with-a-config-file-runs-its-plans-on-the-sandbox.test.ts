@@ -31,7 +31,7 @@ describe('--print-config', () => {
     expect(printed.upstreams.legacy.baseUrl).toBe('http://legacy.example.internal');
     expect(printed.upstreams.api2).toEqual({ baseUrl: 'https://api2.example.internal' });
     expect(printed.routes['recipes.search']?.rollout?.steps).toEqual(['shadow', 20, 50, 100]);
-    expect(printed.routes['grocery.create']?.rollout?.steps).toEqual([20, 100]);
+    expect(printed.routes['grocery.create']?.rollout?.steps).toEqual([50, 100]);
     expect(printed.routes['favorites.create']).toBeUndefined();
   });
 

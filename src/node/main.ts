@@ -37,7 +37,7 @@ import { startBanner } from '../sandbox/start-banner.js';
 import { printableDocument, SANDBOX_ENVIRONMENT, sandboxDocument, sandboxSettings, withSandbox } from '../sandbox/sandbox-config.js';
 import type { SandboxKind } from '../sandbox/sandbox-config.js';
 import type { RunningSandbox } from '../sandbox/sandbox-run.js';
-import { demoTrafficOf } from '../sandbox/demo/demo-config.js';
+import { DEMO_ENVIRONMENT, demoTrafficOf } from '../sandbox/demo/demo-config.js';
 import { startTraffic } from '../sandbox/demo/traffic.js';
 
 async function main(): Promise<void> {
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   } catch (error) {
     return fail([`recipe-gateway: ${(error as Error).message} (recipe-gateway --help lists the options)`]);
   }
-  if (values.help) return void process.stdout.write(usageText(SANDBOX_ENVIRONMENT));
+  if (values.help) return void process.stdout.write(usageText(SANDBOX_ENVIRONMENT, DEMO_ENVIRONMENT));
   if (values.version) return void process.stdout.write(`${VERSION_LINE}\n`);
   if ((values.api2 || values.demo) && values.config !== undefined) return fail(['--api2 and --demo run the sandbox\'s own config; to run FILE on the sandbox: --sandbox --config FILE']);
   if (values.api2 && values.demo) return fail(['--api2 or --demo, not both (the demo moves the mapped operations to api2 itself)']);

@@ -4,8 +4,8 @@ import { ENVIRONMENT_OVERRIDES } from './start-config.js';
 
 export const VERSION_LINE = `${GATEWAY_NAME} ${GATEWAY_VERSION}`;
 
-/** `sandboxEnvironment`: the sandbox runs' variables (src/sandbox/sandbox-config.ts), handed in by main.ts so this stays off the sandbox. */
-export function usageText(sandboxEnvironment: ReadonlyArray<readonly [name: string, what: string]> = []): string {
+/** `sandboxEnvironment` and `demoEnvironment`: the sandbox runs' and the demo's variables (src/sandbox/), handed in by main.ts so this stays off the sandbox. */
+export function usageText(sandboxEnvironment: ReadonlyArray<readonly [name: string, what: string]> = [], demoEnvironment: ReadonlyArray<readonly [name: string, what: string]> = []): string {
   const env = ENVIRONMENT_OVERRIDES.map(([name, key]) => `  ${name.padEnd(22)}sets ${key}, at start and at every reload`);
   return [
     `${VERSION_LINE}: a migration gateway in front of the legacy Recipe and Grocery interface`,
@@ -37,8 +37,7 @@ export function usageText(sandboxEnvironment: ReadonlyArray<readonly [name: stri
     `  ${'GATEWAY_CONFIG'.padEnd(22)}the config file when --config is not given`,
     ...env,
     ...sandboxEnvironment.map(([name, what]) => `  ${name.padEnd(22)}sandbox runs: ${what}`),
-    `  ${'DEMO_RATE'.padEnd(22)}--demo: requests a second (default 40, at most 200)`,
-    `  ${'DEMO_REQUESTS'.padEnd(22)}--demo: requests in all (default 120000)`,
+    ...demoEnvironment.map(([name, what]) => `  ${name.padEnd(22)}--demo: ${what}`),
     '',
     'SIGHUP or a change of the config file reloads it; SIGTERM and SIGINT drain and stop.',
     'The usage log goes to stdout unless observability.log says otherwise. Keys: docs/configuration.md.',
