@@ -13,7 +13,7 @@ import { closeProbes, fillCache, probe } from './probe.js';
 import { treeRssBytes } from './proc.js';
 import { machine, median, ratios, summarize } from './report.js';
 import type { CacheMemory } from './cache-memory-child.js';
-import { MEASURING_GROUPS, SCENARIOS, startTarget, targetNames } from './scenarios.js';
+import { MEASURING_GROUPS, SCENARIOS, chosenScenarios, startTarget, targetNames } from './scenarios.js';
 import type { Scenario } from './scenarios.js';
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -34,13 +34,17 @@ export async function runBench(options: Options) {
     log('starting canned upstreams, gateways and anchors…');
     const { child: upstreams, info: upstreamInfo } = await forkUpstreams();
     const processes = new Map<string, Child>([['upstream', upstreams]]);
-    const names = targetNames();
-    const notes = names.includes('nginx') ? [] : ['nginx is not on PATH: the nginx proxy_pass anchor is skipped'];
+    // `--scenarios`: only those are measured, and only their processes started.
+    const chosen = chosenScenarios(options.scenarios);
+    const whole = options.scenarios === undefined;
+    const names = targetNames().filter((target) => chosen.some((scenario) => scenario.target === target));
+    const notes = names.includes('nginx') || !chosen.some((s) => s.id === 'nginx') ? [] : ['nginx is not on PATH: the nginx proxy_pass anchor is skipped'];
+    if (!whole) notes.push(`--scenarios ${chosen.map((s) => s.id).join(',')}: the other scenarios, one-connection latency, RSS and cache memory are not measured`);
     for (const note of notes) log(`note: ${note}`);
     const outcomes = await Promise.allSettled(names.map(async (target) => void processes.set(target, await startTarget(target, upstreamInfo))));
     const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failure) throw failure.reason;
-    const measured = SCENARIOS.filter((s) => processes.has(s.target));
+    const measured = chosen.filter((s) => processes.has(s.target));
     const childOf = (scenario: Scenario): Child => processes.get(scenario.target)!;
     const urlOf = (scenario: Scenario): string => `${scenario.target === 'upstream' ? upstreamInfo.legacyOrigin : childOf(scenario).info['origin']}${SEARCH_TARGET}`;
 
@@ -94,7 +98,7 @@ export async function runBench(options: Options) {
     // Latency without queueing: one connection, direct and pass-through alternated, median p50/p99.
     const [direct, passthrough] = ['direct', 'passthrough'].map((id) => SCENARIOS.find((s) => s.id === id)!) as [Scenario, Scenario];
     const single = new Map<Scenario, Measurement[]>([[direct, []], [passthrough, []]]);
-    for (let round = 0; round < options.rounds; round++) {
+    for (let round = 0; whole && round < options.rounds; round++) {
       for (const scenario of round % 2 === 0 ? [direct, passthrough] : [passthrough, direct]) {
         const m = await measure(scenario, options.durationS / 2, 1);
         single.get(scenario)!.push(m);
@@ -105,26 +109,22 @@ export async function runBench(options: Options) {
     const unqueued = { connections: 1 as const, direct: latencyOf(direct), passthrough: latencyOf(passthrough) };
 
     // RSS: the cache gateway with its cache filled to the default byte bound; every other child for comparison.
-    const cacheGateway = processes.get('gw-cache')!;
     const defaults = parseConfig({ upstreams: { legacy: { baseUrl: 'http://127.0.0.1:1' } } });
     if (!defaults.ok) throw new Error(defaults.errors.join('\n'));
-    const { maxBytes, maxEntries } = defaults.config.cache;
-    log(`filling the cache gateway's cache (${maxBytes} B bound)…`);
-    const cacheFill = await fillCache(String(cacheGateway.info['origin']), { pageBytes: pages.legacyBytes, maxBytes, maxEntries }, options.fillBudgetMs);
-    const rss = [cacheGateway, ...[...processes.values()].filter((child) => child !== cacheGateway)].map((child) => ({ target: child.name, bytes: treeRssBytes(child.pid) }));
-
-    log('cache memory: 100,000 distinct pages into a 10 MB cache…');
-    const cacheMemoryChild = await forkChild('cache-memory', './cache-memory-child.ts', {}, { execArgv: ['--expose-gc'] });
-    await cacheMemoryChild.kill();
+    const { maxBytes } = defaults.config.cache;
+    const memory = whole ? await memoryFigures(processes, pages.legacyBytes, defaults.config.cache, options.fillBudgetMs) : undefined;
+    const rss = memory?.rss ?? [];
 
     return {
-      cacheMemory: cacheMemoryChild.info as unknown as CacheMemory,
+      cacheMemory: memory?.cacheMemory,
       command: options.command, machine: host,
       settings: { durationS: options.durationS, connections: options.connections, rounds: options.rounds, warmupS: options.warmupS, smoke: options.smoke, request: SEARCH_TARGET },
       pages: { legacyBytes: pages.legacyBytes, api2Bytes: pages.api2Bytes, mappedBytes, entries: pages.entries },
       scenarios,
-      ratios: ratios(scenarios, unqueued, { rssBytes: rss[0]?.bytes ?? Number.NaN, floorRssBytes: rss.find((r) => r.target === 'floor')?.bytes ?? Number.NaN, cacheBytes: maxBytes, cacheFull: cacheFill.full }),
-      notes, unqueued, rss, cacheFill,
+      // With `--scenarios`, only the figures its scenarios give.
+      ratios: ratios(scenarios, unqueued, { rssBytes: rss[0]?.bytes ?? Number.NaN, floorRssBytes: rss.find((r) => r.target === 'floor')?.bytes ?? Number.NaN, cacheBytes: maxBytes, cacheFull: memory?.cacheFill.full ?? false })
+        .filter((ratio) => whole || Number.isFinite(ratio.value)),
+      notes, unqueued, rss, cacheFill: memory?.cacheFill,
       startedAt: new Date(started).toISOString(),
       seconds: (Date.now() - started) / 1000,
     };
@@ -132,4 +132,16 @@ export async function runBench(options: Options) {
     await stopAll();
     await closeProbes();
   }
+}
+
+/** The cache gateway's RSS with its cache filled to `cache.maxBytes`, every other child's, and the cache's own memory bound. */
+async function memoryFigures(processes: ReadonlyMap<string, Child>, pageBytes: number, cache: { maxBytes: number; maxEntries: number }, fillBudgetMs: number) {
+  const cacheGateway = processes.get('gw-cache')!;
+  log(`filling the cache gateway's cache (${cache.maxBytes} B bound)…`);
+  const cacheFill = await fillCache(String(cacheGateway.info['origin']), { pageBytes, maxBytes: cache.maxBytes, maxEntries: cache.maxEntries }, fillBudgetMs);
+  const rss = [cacheGateway, ...[...processes.values()].filter((child) => child !== cacheGateway)].map((child) => ({ target: child.name, bytes: treeRssBytes(child.pid) }));
+  log('cache memory: 100,000 distinct pages into a 10 MB cache…');
+  const cacheMemoryChild = await forkChild('cache-memory', './cache-memory-child.ts', {}, { execArgv: ['--expose-gc'] });
+  await cacheMemoryChild.kill();
+  return { cacheFill, rss, cacheMemory: cacheMemoryChild.info as unknown as CacheMemory };
 }

@@ -46,6 +46,14 @@ export const SCENARIOS: readonly Scenario[] = [
   { id: 'nginx', label: 'nginx proxy_pass', target: 'nginx', anchor: true },
 ];
 
+/** The scenarios `--scenarios` names (ids, bench/options.ts), in SCENARIOS' order; every one when none is named. */
+export function chosenScenarios(ids: readonly string[] | undefined): readonly Scenario[] {
+  if (ids === undefined) return SCENARIOS;
+  const unknown = ids.filter((id) => !SCENARIOS.some((scenario) => scenario.id === id));
+  if (unknown.length > 0 || ids.length === 0) throw new Error(`--scenarios: ids from ${SCENARIOS.map((s) => s.id).join(', ')}, not ${JSON.stringify(ids.join(','))}`);
+  return SCENARIOS.filter((scenario) => ids.includes(scenario.id));
+}
+
 /**
  * How scenarios are measured, round after round: in groups, each gateway scenario beside the anchor
  * its ratio divides by, so a slow spell of this shared machine (about a minute, lifting everything

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseOptions } from '../bench/options.js';
 import type { BenchReport } from '../bench/runner.js';
-import { SCENARIOS } from '../bench/scenarios.js';
+import { SCENARIOS, chosenScenarios } from '../bench/scenarios.js';
 import { runTsxScript } from './support/run-script.js';
 
 const RATIO_IDS = [
@@ -86,6 +86,14 @@ describe('npm run bench modes', () => {
     expect(parseOptions(['profile'])).toMatchObject({ mode: 'profile', gc: false, durationS: 15 });
     expect(parseOptions(['profile', '--gc', '--compare=--max-semi-space-size=8'])).toMatchObject({ mode: 'profile', gc: true, durationS: 6, runs: 3, compare: ['--max-semi-space-size=8'] });
     expect(parseOptions(['--rounds', '2'])).toMatchObject({ mode: 'anchors', gc: false, rounds: 2, durationS: 6 });
+  });
+
+  it('--scenarios names the scenarios measured, by id; an unknown id is refused', () => {
+    expect(parseOptions([]).scenarios).toBeUndefined();
+    const { scenarios } = parseOptions(['--scenarios', 'floor-api2, api2-mapped']);
+    expect(chosenScenarios(scenarios).map((s) => s.id)).toEqual(['api2-mapped', 'floor-api2']);
+    expect(chosenScenarios(undefined)).toEqual(SCENARIOS);
+    expect(() => chosenScenarios(parseOptions(['--scenarios', 'api2-mapped,api2']).scenarios)).toThrow(/--scenarios: ids from .* not "api2-mapped,api2"/);
   });
 
   it('profile --gc prints what the young generation did in a fresh process', { timeout: 120_000 }, async () => {
