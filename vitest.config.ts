@@ -66,7 +66,12 @@ class LongFilesFirst extends BaseSequencer {
  * A timeout guards against a hang, it measures nothing: files side by side share two cores, so a test
  * that takes 10 s alone may take 30 s beside three others.
  */
-const shared = { testTimeout: 60_000, hookTimeout: 60_000 };
+const shared = {
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+  // The sources transpiled once per run, for the tests that start the product's entry points as child processes.
+  globalSetup: ['test/support/transpiled-sources.ts'],
+};
 
 export default defineConfig({
   test: {

@@ -14,6 +14,7 @@ import { startGateway } from '../src/node/server.js';
 import type { RunningGateway } from '../src/node/server.js';
 import { send } from './support/http.js';
 import { startProcess } from './support/started-process.js';
+import { nodeArgsOf } from './support/entry.js';
 
 const TOKEN = 'admin-token-0123456789abcdef';
 let dir: string;
@@ -97,7 +98,7 @@ describe('the gateway process', () => {
   it('refuses to start with the admin listener on 0.0.0.0 and no token; GATEWAY_ADMIN_TOKEN lets it start and guards it', async () => {
     const file = join(dir, 'gateway.json');
     await writeFile(file, JSON.stringify({ listen: { host: '127.0.0.1', port: 0 }, upstreams: { legacy: { baseUrl: 'http://127.0.0.1:9' } }, observability: { log: { destination: 'stdout' }, admin: { listen: { host: '0.0.0.0', port: 0 } } } }));
-    const node = [process.execPath, ['--import', 'tsx', 'src/node/main.ts', '--config', file]] as const;
+    const node = [process.execPath, [...nodeArgsOf('src/node/main.ts'), '--config', file]] as const;
     const refused = startProcess(node[0], node[1], { GATEWAY_ADMIN_TOKEN: '' });
     const exit = await refused.exited;
     expect(exit.code).toBe(1);

@@ -29,14 +29,15 @@ import { generatedLines, logLine as fixtureLine, scenarioLines, shadowScenarioLi
 import { send } from './support/http.js';
 import { startTestGateway } from './support/gateway.js';
 import { startLegacySandbox } from '../src/sandbox/start.js';
+import { nodeArgsOf } from './support/entry.js';
 
 const run = promisify(execFile);
-const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const cli = ['src/cli/report.ts'];
+const node = process.execPath;
+const cli = nodeArgsOf('src/cli/report.ts');
 
 async function report(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(tsx, [...cli, ...args], { timeout: 120_000 });
+    const { stdout, stderr } = await run(node, [...cli, ...args], { timeout: 120_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

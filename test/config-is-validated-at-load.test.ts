@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
+import { nodeArgsOf } from './support/entry.js';
 
 const run = promisify(execFile);
 
@@ -52,14 +53,14 @@ describe('--check-config', () => {
     const invalid = join(dir, 'invalid.json');
     await writeFile(valid, JSON.stringify({ upstreams: { legacy: { baseUrl: 'http://127.0.0.1:9000' } } }));
     await writeFile(invalid, JSON.stringify({ upstreams: { legacy: { baseUrl: 'http://127.0.0.1:9000' } }, uncatalogued: 'drop' }));
-    const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-    const ok = await run(tsx, ['src/node/main.ts', '--config', valid, '--check-config']);
+    const node = process.execPath;
+    const ok = await run(node, [...nodeArgsOf('src/node/main.ts'), '--config', valid, '--check-config']);
     expect(ok.stdout).toContain('valid');
-    await expect(run(tsx, ['src/node/main.ts', '--config', invalid, '--check-config'])).rejects.toMatchObject({
+    await expect(run(node, [...nodeArgsOf('src/node/main.ts'), '--config', invalid, '--check-config'])).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('uncatalogued:'),
     });
-    await expect(run(tsx, ['src/node/main.ts', '--check-config'], { env: { ...process.env, GATEWAY_CONFIG: valid } })).resolves.toMatchObject({
+    await expect(run(node, [...nodeArgsOf('src/node/main.ts'), '--check-config'], { env: { ...process.env, GATEWAY_CONFIG: valid } })).resolves.toMatchObject({
       stdout: expect.stringContaining('valid'),
     });
   }, 30_000);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/schema.js';
+import { nodeArgsOf } from './support/entry.js';
 
 const run = promisify(execFile);
 const LEGACY = { legacy: { baseUrl: 'http://127.0.0.1:9000' } };
@@ -74,8 +75,8 @@ describe('deprecation config validation', () => {
     const dir = await mkdtemp(join(tmpdir(), 'deprecation-config-'));
     const file = join(dir, 'gateway.json');
     await writeFile(file, JSON.stringify({ upstreams: LEGACY, deprecation: { everyOperation: { sunsetAt: 'next summer' } } }));
-    const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-    await expect(run(tsx, ['src/node/main.ts', '--config', file, '--check-config'])).rejects.toMatchObject({
+    const node = process.execPath;
+    await expect(run(node, [...nodeArgsOf('src/node/main.ts'), '--config', file, '--check-config'])).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('deprecation.everyOperation.sunsetAt: must be a date'),
     });

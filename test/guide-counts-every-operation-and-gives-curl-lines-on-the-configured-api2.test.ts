@@ -26,9 +26,10 @@ import { closedAfterAllTests } from './support/cleanup.js';
 import { startTestGateway } from './support/gateway.js';
 import { send } from './support/http.js';
 import { tempDir } from './support/log-fixtures.js';
+import { nodeArgsOf } from './support/entry.js';
 
 const run = promisify(execFile);
-const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const node = process.execPath;
 const HASH_KEY = 'guide-curl-test-hash-key-0123456789';
 const KEY = 'sandbox-free-key';
 const PASSWORD = 'alice-pass';
@@ -43,7 +44,7 @@ let api2Origin: string;
 const sent = new Map<string, number>();
 
 async function guide(args: string[]): Promise<string> {
-  const { stdout } = await run(tsx, ['src/cli/report.ts', 'guide', '--client', 'web-shop', ...args], { timeout: 120_000 });
+  const { stdout } = await run(node, [...nodeArgsOf('src/cli/report.ts'), 'guide', '--client', 'web-shop', ...args], { timeout: 120_000 });
   return stdout;
 }
 

@@ -32,9 +32,10 @@ import { clickHouseForThisFile } from './support/clickhouse-for-this-file.js';
 import { startTestGateway } from './support/gateway.js';
 import { basic, send } from './support/http.js';
 import { tempDir } from './support/log-fixtures.js';
+import { nodeArgsOf } from './support/entry.js';
 
 const run = promisify(execFile);
-const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const node = process.execPath;
 const HASH_KEY = 'guide-test-hash-key-0123456789ab';
 const labels = (key: string, label: string): Record<string, string> => JSON.parse(`{${clientHashLines(nodeHmacSha256, HASH_KEY, [key], label).join('').replace(/,$/, '')}}`) as Record<string, string>;
 const ALICE = basic('alice', 'alice-pass');
@@ -53,7 +54,7 @@ const REVIEW = SANDBOX_BEHAVIOUR['reviews.get'].example.target;
 
 async function guide(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(tsx, ['src/cli/report.ts', 'guide', ...args], { timeout: 120_000 });
+    const { stdout, stderr } = await run(node, [...nodeArgsOf('src/cli/report.ts'), 'guide', ...args], { timeout: 120_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     return error as { code: number; stdout: string; stderr: string };

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { send } from './support/http.js';
 import { startProcess } from './support/started-process.js';
 import type { StartedProcess } from './support/started-process.js';
+import { nodeArgsOf } from './support/entry.js';
 
 const ENV = { PORT: '0', GATEWAY_HASH_KEY: 'replica-hash-key-0123456789abcdef', GATEWAY_ADMIN_TOKEN: '' };
 const running: StartedProcess[] = [];
@@ -38,7 +39,7 @@ async function swapTo(dir: string, stamp: string, text: string): Promise<void> {
 }
 
 async function startReplica(file: string): Promise<{ process: StartedProcess; adminOrigin: string }> {
-  const replica = startProcess(process.execPath, ['--import', 'tsx', 'src/node/main.ts', '--config', file], ENV);
+  const replica = startProcess(process.execPath, [...nodeArgsOf('src/node/main.ts'), '--config', file], ENV);
   running.push(replica);
   await replica.ready(/metrics: http:\/\/\S+\/metrics/);
   const adminOrigin = /metrics: (http:\/\/\S+)\/metrics/.exec(replica.stderr())![1]!;

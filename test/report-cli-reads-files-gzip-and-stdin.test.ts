@@ -4,19 +4,19 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../src/report/types.js';
 import { scenarioLines, writeLog } from './support/log-fixtures.js';
+import { nodeArgsOf } from './support/entry.js';
 
 const run = promisify(execFile);
-const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const cli = ['src/cli/report.ts'];
+const node = process.execPath;
+const cli = nodeArgsOf('src/cli/report.ts');
 
 function withStdin(args: string[], input: Buffer): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(tsx, [...cli, ...args]);
+    const child = spawn(node, [...cli, ...args]);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -30,7 +30,7 @@ function withStdin(args: string[], input: Buffer): Promise<{ code: number | null
 describe('report command', () => {
   it('prints the tables by default, and the same numbers as JSON with --json', async () => {
     const file = await writeLog(scenarioLines());
-    const table = await run(tsx, [...cli, file]);
+    const table = await run(node, [...cli, file]);
     expect(table.stdout).toMatch(/^Migration report: 578 requests/);
     expect(table.stdout).toContain('OPERATIONS');
     expect(table.stdout).toMatch(/recipes\.search\s+300\s+2\s+legacy 66\.7%, api2 33\.3%/);
@@ -39,7 +39,7 @@ describe('report command', () => {
     expect(table.stdout).toContain('    malformed path forms (POST /grocerylist/{id}): grocery.update (30)');
     expect(table.stderr).toMatch(/578 records, 0 broken lines in .* records\/s/);
 
-    const json = JSON.parse((await run(tsx, [...cli, '--json', file])).stdout) as Report;
+    const json = JSON.parse((await run(node, [...cli, '--json', file])).stdout) as Report;
     expect(json.summary.records).toBe(578);
     expect(json.operations[0]?.operation).toBe('recipes.search');
   });
@@ -47,7 +47,7 @@ describe('report command', () => {
   it('reads gzipped files and stdin, and adds up several inputs', async () => {
     const plain = await writeLog(scenarioLines());
     const gzipped = await writeLog(scenarioLines(), { gzip: true });
-    const both = JSON.parse((await run(tsx, [...cli, '--json', plain, gzipped])).stdout) as Report;
+    const both = JSON.parse((await run(node, [...cli, '--json', plain, gzipped])).stdout) as Report;
     expect(both.summary.records).toBe(2 * 578);
     expect(both.inputs).toEqual([plain, gzipped]);
 
@@ -59,7 +59,7 @@ describe('report command', () => {
   });
 
   it('exits 2 with a message for an unreadable input or no input', async () => {
-    await expect(run(tsx, [...cli, '/nonexistent/access.log'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('cannot read /nonexistent/access.log') });
-    await expect(run(tsx, cli)).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('usage: npm run report') });
+    await expect(run(node, [...cli, '/nonexistent/access.log'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('cannot read /nonexistent/access.log') });
+    await expect(run(node, cli)).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('usage: npm run report') });
   });
 });

@@ -15,8 +15,9 @@ import type { StartedLegacySandbox } from '../src/sandbox/start.js';
 import { startTestGateway } from './support/gateway.js';
 import { send } from './support/http.js';
 import { tempDir } from './support/log-fixtures.js';
+import { nodeArgsOf } from './support/entry.js';
 
-const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const node = process.execPath;
 const HASH_KEY = 'client-hash-cli-test-key-01';
 const API_KEY = 'sandbox-free-key';
 const OTHER_KEY = 'partner-key-7f3c9a';
@@ -32,7 +33,7 @@ interface Outcome {
 function clientHash(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Outcome> {
   const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_HASH_KEY: '', GATEWAY_CONFIG: '', ...options.env };
   return new Promise((resolve) => {
-    const child = execFile(tsx, ['src/cli/client-hash.ts', ...args], { env }, (error, stdout, stderr) =>
+    const child = execFile(node, [...nodeArgsOf('src/cli/client-hash.ts'), ...args], { env }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
     );
     child.stdin?.end(options.stdin ?? '');

@@ -16,6 +16,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../src/report/types.js';
 import { logLine, scenarioLines, shadowScenarioLines, T0, writeLog } from './support/log-fixtures.js';
+import { nodeArgsOf } from './support/entry.js';
 
 const run = promisify(execFile);
 const CHROMIUM = '/usr/bin/chromium';
@@ -41,8 +42,8 @@ function hostileLines(): string[] {
 beforeAll(async () => {
   const log = await writeLog([...scenarioLines(), ...shadowScenarioLines(), ...hostileLines()]);
   htmlFile = join(await mkdtemp(join(tmpdir(), 'report-html-')), 'report.html');
-  const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-  const { stdout } = await run(tsx, ['src/cli/report.ts', '--json', '--html', htmlFile, log]);
+  const node = process.execPath;
+  const { stdout } = await run(node, [...nodeArgsOf('src/cli/report.ts'), '--json', '--html', htmlFile, log]);
   report = JSON.parse(stdout) as Report;
 
   profile = await mkdtemp(join(tmpdir(), 'chromium-profile-'));

@@ -14,16 +14,17 @@ import { reportFromInputs } from '../src/report/run.js';
 import type { OperationReport, Report } from '../src/report/types.js';
 import type { ShadowRecord } from '../src/traffic/shadow.js';
 import { logLine, shadowLine, shadowScenarioLines, T0, tempDir, times, writeLog } from './support/log-fixtures.js';
+import { nodeArgsOf } from './support/entry.js';
 
 const run = promisify(execFile);
-const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const cli = ['src/cli/report.ts'];
+const node = process.execPath;
+const cli = nodeArgsOf('src/cli/report.ts');
 
 let file: string;
 let report: Report;
 beforeAll(async () => {
   file = await writeLog(shadowScenarioLines());
-  report = JSON.parse((await run(tsx, [...cli, '--json', file])).stdout) as Report;
+  report = JSON.parse((await run(node, [...cli, '--json', file])).stdout) as Report;
 });
 
 function op(r: Report, id: string): OperationReport {
@@ -121,12 +122,12 @@ describe('report: shadow agreement per operation', () => {
 
   it('refuses the thresholds of the old readiness rule, saying what replaces them', async () => {
     for (const flag of ['--min-agreement', '--min-shadow', '--min-api2', '--latency-factor', '--error-margin']) {
-      await expect(run(tsx, [...cli, flag, '0.5', file])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(`${flag} is gone: the report judges each operation by the rollout gates`) });
+      await expect(run(node, [...cli, flag, '0.5', file])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(`${flag} is gone: the report judges each operation by the rollout gates`) });
     }
   });
 
   it('shows the agreement in the terminal table and a shadow section', async () => {
-    const { stdout } = await run(tsx, [...cli, file]);
+    const { stdout } = await run(node, [...cli, file]);
     expect(stdout).toMatch(/OPERATIONS\n.*fallbacks\s+shadow agreement\n/);
     expect(stdout).toMatch(/recipes\.search\s+104\s.*\s97\.0% of 100\n/);
     expect(stdout).toMatch(/reviews\.list\s+124\s.*\s4\s+-\n/);
@@ -197,7 +198,7 @@ describe('report: broken shadow lines', () => {
       { input: log, line: 8, reason: 'shadow record without a valid "noise"' },
     ]);
     expect(op(result, 'grocery.list').shadow).toMatchObject({ compared: 3, equal: 3, agreement: 1 });
-    const { stdout } = await run(tsx, [...cli, log]);
+    const { stdout } = await run(node, [...cli, log]);
     expect(stdout).toContain(`${log}:2: shadow record without a valid "outcome"`);
   });
 });

@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { REPO_ROOT } from './started-process.js';
+import { nodeArgsOf } from './entry.js';
 
 export interface ScriptRun {
   readonly code: number | null;
@@ -61,16 +62,16 @@ export function runNode(args: readonly string[], options: RunOptions): Promise<S
   return runBounded(process.execPath, args, options);
 }
 
-/** Runs a TypeScript entry point of the repository with tsx. */
+/** Runs a TypeScript entry point of the repository (entry.ts: from the transpiled sources under src/, else with tsx). */
 export function runTsxScript(script: string, args: readonly string[], timeoutMs: number): Promise<ScriptRun> {
-  return runNode(['--import', 'tsx', script, ...args], { timeoutMs });
+  return runNode([...nodeArgsOf(script), ...args], { timeoutMs });
 }
 
 /**
- * `node --import tsx src/node/main.ts …`: the process `npm start` runs, without npm around it;
+ * `node src/node/main.ts …` (transpiled, entry.ts): the process `npm start` runs, without npm around it;
  * `env` added to this process's. Its code, stdout and stderr only (tests compare them whole).
  */
 export async function runGateway(args: readonly string[], env: Record<string, string> = {}): Promise<Omit<ScriptRun, 'output'>> {
-  const { code, stdout, stderr } = await runNode(['--import', 'tsx', 'src/node/main.ts', ...args], { env: { ...process.env, ...env }, timeoutMs: 60_000 });
+  const { code, stdout, stderr } = await runNode([...nodeArgsOf('src/node/main.ts'), ...args], { env: { ...process.env, ...env }, timeoutMs: 60_000 });
   return { code, stdout, stderr };
 }

@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { waitFor } from './wait.js';
+import { nodeArgsOf } from './entry.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -105,8 +106,8 @@ export interface MainChild {
 }
 
 /**
- * For a test file that runs the gateway's main (`node --import tsx src/node/main.ts --config
- * FILE`, what `npm start -- --config FILE` runs) as child processes, each signalled on its own (no
+ * For a test file that runs the gateway's main (`node src/node/main.ts --config FILE`, transpiled:
+ * entry.ts; what `npm start -- --config FILE` runs) as child processes, each signalled on its own (no
  * process group, no npm around it): the starter, which resolves once the output matches `ready`
  * or the child exited; after each test, SIGKILL to every one still running.
  */
@@ -116,7 +117,7 @@ export function mainChildrenKilledAfterEach(): (configFile: string, ready: RegEx
     for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
   return async (configFile, ready, timeoutMs) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/main.ts', '--config', configFile], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgsOf('src/node/main.ts'), '--config', configFile], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
