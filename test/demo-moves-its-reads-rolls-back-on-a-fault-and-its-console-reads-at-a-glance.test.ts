@@ -100,7 +100,7 @@ async function checkScreens(phase: string): Promise<void> {
     expect(scrollWidth, `${phase} at ${width} px`).toBeLessThanOrEqual(viewport);
     for (const row of await page.locator('#overview tbody tr').all()) {
       const name = await row.getAttribute('data-operation');
-      expect(await row.locator('ol.way li[data-where="here"]').count(), `${name}'s step bar`).toBe(1);
+      expect(await row.locator('ol.way li[data-where="here"]').count(), `${name}'s step bar: ${await row.locator('ol.way').innerHTML()}`).toBe(1);
       expect((await row.locator('.state').textContent())?.trim(), `${name}'s state`).toMatch(/^[a-z][a-z ]+/);
       if (width === 390) expect((await row.boundingBox())!.width, `${name}'s card at 390 px`).toBeLessThanOrEqual(390);
     }

@@ -23,8 +23,14 @@ export interface Way {
   readonly planned: boolean;
 }
 
-/** A way from a plan's steps, where it is and its decisions (oldest first). */
-export function wayOf(steps: readonly Position[], at: Position, decisions: readonly DecisionLike[], planned = true): Way {
+/**
+ * A way from a plan's steps, where it is and its decisions (oldest first). A position that is not
+ * one of the steps (a route set by hand at 50 % drawn on a default plan without 50, a step of a
+ * plan since changed) is drawn in its place among them: a bar always shows where it is.
+ */
+export function wayOf(planSteps: readonly Position[], at: Position, decisions: readonly DecisionLike[], planned = true): Way {
+  const known = at === 'legacy' || planSteps.some((step) => positionKey(step) === positionKey(at));
+  const steps = known ? planSteps : [...planSteps, at].sort((a, b) => exposureRank(a) - exposureRank(b));
   let reachedRank = exposureRank(at);
   let back = false;
   for (const d of decisions) {
