@@ -6,7 +6,11 @@
  * the count so far. Another failed gate, or a move in between, starts a new event. The clock is
  * the test's; the counters are a fake that answers the fault of the moment.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RedisTierConfigSchema } from '../src/config/fleet.js';
+import { createRedisStore } from '../src/migration/rollout/node/redis-store.js';
+import type { RolloutStore } from '../src/migration/rollout/store.js';
+import { startTestRedis } from './support/redis-server.js';
 import { parseConfig } from '../src/config/schema.js';
 import { collapseHistory } from '../src/migration/judgement/history.js';
 import { failedGateNames } from '../src/migration/rollout/repeats.js';
@@ -37,12 +41,11 @@ function counts(fault: Fault): OperationEvidence {
   return { legacy: side, api2: side, fallbacks: 0, shadow: { compared: 5_000, agreed: fault === 'differ' ? 2_500 : 5_000 } };
 }
 
-async function rollout() {
+async function rollout(store: RolloutStore = createMemoryStore()) {
   let clock = 1_000_000;
   let fault: Fault = 'differ';
   const counters: EvidenceSource = { scope: 'replica', bucketMs: 1_000, window: async () => ({ scope: 'replica', operations: new Map([['recipes.search', counts(fault)]]), api2BreakerOpens: 0 }) };
   const logged: RolloutEvent[] = [];
-  const store = createMemoryStore();
   const runner = new RolloutRunner({ config: config(), store, counters, now: () => clock, onEvent: (e) => logged.push(e) });
   const evaluations = async (n: number, now: Fault) => {
     fault = now;
@@ -97,6 +100,22 @@ describe('a repeated identical failure', () => {
     await evaluations(2, 'down');
     const after = runner.snapshot().events.map((e) => `${e.kind} ${e.from}→${e.to} ${e.count ?? 1}`);
     expect(after.slice(-4)).toEqual(['gate-failed shadow→shadow 3', 'pause shadow→shadow 1', 'resume shadow→shadow 1', 'gate-failed shadow→shadow 2']);
+    await runner.close();
+  });
+
+  it("is one event in a fleet's Redis, and stays one after Redis is emptied", async () => {
+    const redis = await startTestRedis();
+    afterAll(() => redis.close());
+    const store = await createRedisStore(RedisTierConfigSchema.parse({ url: redis.url, keyPrefix: 'repeats:' }));
+    const { runner, evaluations, failures } = await rollout(store);
+    await runner.start();
+    await evaluations(19, 'differ');
+    const listed = await redis.client().lrange('repeats:v1:rollout:events', 0, -1);
+    expect(listed.map((line) => JSON.parse(line) as RolloutEvent).map((e) => `${e.kind} ${e.count ?? 1}`)).toEqual(['gate-failed 20', 'start 1']);
+    await redis.client().flushall(); // the state and the events are lost; the replica puts back what it last read
+    await evaluations(3, 'differ');
+    expect(failures().map((e) => e.count)).toEqual([23]);
+    expect((await store.events(200)).map((e) => `${e.kind} ${e.count ?? 1}`)).toEqual(['start 1', 'restored 1', 'gate-failed 23']);
     await runner.close();
   });
 });

@@ -3,7 +3,7 @@
  * gates, nothing moved) are one "held since T by G (N evaluations)" entry, not one row per
  * evaluation. The console, /admin/rollout and the report show the same entries.
  */
-import { failedGateNames } from '../rollout/repeats.js';
+import { failedGateNames, isNote } from '../rollout/repeats.js';
 import type { Position } from '../rollout/state.js';
 import { positionKey } from '../rollout/steps.js';
 import type { DecisionLike, Hold } from './types.js';
@@ -54,7 +54,7 @@ export function trailingHold(decisions: readonly DecisionLike[], at: Position): 
   let run = null as { gates: string[]; since: string; evaluations: number } | null;
   for (let i = decisions.length - 1; i >= 0; i--) {
     const decision = decisions[i]!;
-    if (decision.kind === 'holds-nobody' || decision.kind === 'frozen' || decision.kind === 'unfrozen' || decision.kind === 'restored') continue;
+    if (isNote(decision.kind)) continue;
     const gates = heldGates(decision);
     if (!gates || positionKey(decision.from) !== positionKey(at) || (run && !sameGates(run.gates, gates))) break;
     run = { gates, since: firstTime(decision), evaluations: (run?.evaluations ?? 0) + evaluationsOf(decision) };

@@ -2,7 +2,7 @@
  * A repeated identical failure is one event with a count (issue 45): under a lasting fault a step
  * fails the same way at every evaluation (a shadow step starts again every period), and one event
  * per period would fill the kept events (`rollout.keepEvents`), the console's "Recent moves" and
- * the report. A gate-failed decision that repeats its operation's previous event (same kind, same
+ * the report. A gate-failed decision that repeats its operation's previous event, notes aside (same kind, same
  * from → to, the same failed gates) takes that event's place: `count` evaluations, `since` the
  * first, `last` (and `time`) the latest, the latest figures and reason. The runner keeps its
  * events so (memory, file and Redis stores alike), and the report reads its rollout lines so.
@@ -25,6 +25,10 @@ export interface Repeatable {
   /** ISO time of the latest of them (absent: `time`). */
   readonly last?: string | undefined;
 }
+
+/** Notes, not decisions: a step that holds nobody, a freeze and its end, a state put back. A run of failures goes on across them. */
+const NOTES: ReadonlySet<string> = new Set(['holds-nobody', 'frozen', 'unfrozen', 'restored']);
+export const isNote = (kind: string): boolean => NOTES.has(kind);
 
 /** The names of the gates that failed, sorted, once each. */
 export function failedGateNames(event: Pick<Repeatable, 'gates'>): string[] {
@@ -63,7 +67,7 @@ export function keepEvents<T extends Repeatable>(events: readonly T[], added: re
   const out = [...events];
   const writes: Array<EventWrite<T>> = [];
   for (const event of added) {
-    const at = out.findLastIndex((e) => e.operation === event.operation);
+    const at = out.findLastIndex((e) => e.operation === event.operation && !isNote(e.kind));
     const previous = at < 0 ? undefined : out[at];
     if (previous !== undefined && repeatsFailure(previous, event)) {
       const merged = mergeRepeat(previous, event);
