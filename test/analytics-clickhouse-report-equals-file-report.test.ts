@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { logLine } from '../src/observability/log-fields.js';
 import { BREAKER_FIELDS, REQUEST_LINE_FIELDS, ROLLOUT_FIELDS, SHADOW_FIELDS } from '../src/observability/log-schema.js';
+import { RolloutPlanSchema } from '../src/config/rollout.js';
 import { renderHtml } from '../src/report/render-html.js';
 import { renderText } from '../src/report/render-text.js';
 import { reportFrom, reportFromInputs } from '../src/report/run.js';
@@ -74,6 +75,35 @@ describe('the migration report counted by ClickHouse', () => {
     expect(viaCommand.code).toBe(0);
     expect(comparable(JSON.parse(viaCommand.stdout) as Report)).toEqual(comparable(fromFile));
   }, 300_000);
+
+  it('judges a rollout given --config on the same figures as the file report: a step on its whole live counter buckets', async () => {
+    // recipes.search promoted to 25 % half a bucket in: the lines of that partial bucket (api2 failing) are not the step's evidence.
+    const bucketMs = 1_000;
+    const stepSince = T0 + 10_500;
+    const rollout = (time: number, kind: string, from: unknown, to: unknown, since: number) =>
+      JSON.stringify({ level: 30, time, operation: 'recipes.search', kind, from, to, status: 'running', by: 'controller', reason: kind, stepSince: since, msg: 'rollout' });
+    const step = (time: number, mode: 'api2' | 'legacy', status = 200) => fixtureLine({ time, operation: 'recipes.search', mode, status, latencyMs: 20 + (time % 7), routeMode: 'canary', stepSince, config: 'c1' });
+    const lines = [
+      rollout(T0, 'start', 'legacy', 'shadow', T0),
+      ...Array.from({ length: 40 }, (_, i) => fixtureLine({ time: T0 + 100 + i * 200, operation: 'recipes.search', mode: 'legacy', routeMode: 'shadow', stepSince: T0, config: 'c1' })),
+      rollout(stepSince, 'promote', 'shadow', 25, stepSince),
+      ...Array.from({ length: 20 }, (_, i) => step(stepSince + i * 20, i % 2 === 0 ? 'api2' : 'legacy', i % 2 === 0 ? 503 : 200)),
+      ...Array.from({ length: 400 }, (_, i) => step(T0 + 11_000 + i * 25, i % 4 === 0 ? 'api2' : 'legacy')),
+    ];
+    const file = await writeLog(lines);
+    const target = clickHouseTarget(clickHouseUrl());
+    expect((await ingest(target, 'rollout_reports', [file])).brokenCount).toBe(0);
+    const options = { plans: { 'recipes.search': { rollout: RolloutPlanSchema.parse({ steps: ['shadow', 25], minSamples: 8, gates: { shadowAgreement: {}, errorRate: { maxExcess: 0.2 }, latencyP95: {} } }) } }, stepBucketMs: bucketMs };
+    const gatesOf = (report: Report) => report.readiness.operations.find((o) => o.operation === 'recipes.search')!.judgement;
+    const fromFile = gatesOf(await reportFromInputs([file], options));
+    const fromClickHouse = gatesOf(await reportFrom(clickHouseSource(target, 'rollout_reports', { stepBucketMs: bucketMs }), options));
+    expect(fromFile.step).toBe(25);
+    // The step's whole buckets only: 100 api2 answers, none of the partial bucket's 503s.
+    expect(fromFile.gates.find((g) => g.gate === 'errorRate' && g.window === 'step')).toMatchObject({ samples: 100, adverse: 0 });
+    expect(fromClickHouse.gates).toEqual(fromFile.gates);
+    expect(fromClickHouse.state).toBe(fromFile.state);
+    expect(fromClickHouse.missing).toEqual(fromFile.missing);
+  });
 
   it('counts each record once when the ingest is retried twice', async () => {
     const lines = generatedLines(3000, 7);

@@ -140,7 +140,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const started = performance.now();
-  const source = target ? clickHouseSource(target, values.table, { final: values.final, since }) : filesSource(positionals, since, stepBucketMs);
+  const source = target ? clickHouseSource(target, values.table, { final: values.final, since, stepBucketMs }) : filesSource(positionals, since, stepBucketMs);
   const report = await reportFrom(source, { configVersion: values['config-version'], plans, since, stepBucketMs });
   const seconds = (performance.now() - started) / 1000;
   if (values.html) {

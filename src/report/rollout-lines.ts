@@ -8,6 +8,7 @@
  * (src/observability/log-schema.ts ROLLOUT_FIELDS) and the ClickHouse source reads it back: both
  * sources hand the report the same lines, and build-report.ts puts them in the same order.
  */
+import { keepEvents } from '../migration/rollout/repeats.js';
 import type { GateResult, Position } from '../migration/rollout/state.js';
 
 export interface RolloutLine {
@@ -31,6 +32,10 @@ export interface RolloutLine {
   readonly evidence: Readonly<Record<string, number | null>>;
   /** When the step the route is at after this decision began (epoch ms), from writers that say it. */
   readonly stepSince?: number;
+  /** A repeated identical failure (src/migration/rollout/repeats.ts): the evaluations it stands for, the first one's time and the latest's. */
+  readonly count?: number;
+  readonly since?: string;
+  readonly last?: string;
 }
 
 /** One operation's rollout decisions, in time order. */
@@ -67,6 +72,10 @@ export function rolloutLineOf(raw: Record<string, unknown>): RolloutLine | strin
   if (typeof evidence !== 'object' || evidence === null || Array.isArray(evidence) || !Object.values(evidence).every((v) => v === null || typeof v === 'number')) return 'evidence';
   const stepSince = raw['stepSince'];
   if (stepSince !== undefined && !(typeof stepSince === 'number' && Number.isFinite(stepSince))) return 'stepSince';
+  const { count, since, last } = raw;
+  if (count !== undefined && !(typeof count === 'number' && Number.isInteger(count) && count >= 1)) return 'count';
+  if (since !== undefined && !(text(since) && !Number.isNaN(Date.parse(since)))) return 'since';
+  if (last !== undefined && !(text(last) && !Number.isNaN(Date.parse(last)))) return 'last';
   return {
     time: new Date(Date.parse(time)).toISOString(),
     operation,
@@ -80,6 +89,9 @@ export function rolloutLineOf(raw: Record<string, unknown>): RolloutLine | strin
     gates: gates.map(gateOf),
     evidence: evidence as Record<string, number | null>,
     ...(typeof stepSince === 'number' ? { stepSince } : {}),
+    ...(typeof count === 'number' ? { count } : {}),
+    ...(text(since) ? { since } : {}),
+    ...(text(last) ? { last } : {}),
   };
 }
 
@@ -108,7 +120,11 @@ const rank = (kind: string): number => {
   return found < 0 ? KIND_ORDER.length : found;
 };
 
-/** Per operation (by name), each decision in time order; same-instant decisions in the order they were made. */
+/**
+ * Per operation (by name), each decision in time order; same-instant decisions in the order they
+ * were made; a repeated identical failure as one line with its count, as the gateway keeps it
+ * (the log has a line per evaluation, each carrying the count so far).
+ */
 export function rolloutReports(lines: Iterable<RolloutLine>): RolloutReport[] {
   const byOperation = new Map<string, Array<{ line: RolloutLine; key: string }>>();
   for (const line of lines) {
@@ -120,6 +136,6 @@ export function rolloutReports(lines: Iterable<RolloutLine>): RolloutReport[] {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([operation, list]) => ({
       operation,
-      lines: list.sort((a, b) => a.line.time.localeCompare(b.line.time) || rank(a.line.kind) - rank(b.line.kind) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((x) => x.line),
+      lines: keepEvents([], list.sort((a, b) => a.line.time.localeCompare(b.line.time) || rank(a.line.kind) - rank(b.line.kind) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((x) => x.line), Infinity).events,
     }));
 }

@@ -3,6 +3,7 @@
  * gates, nothing moved) are one "held since T by G (N evaluations)" entry, not one row per
  * evaluation. The console, /admin/rollout and the report show the same entries.
  */
+import { failedGateNames, isNote } from '../rollout/repeats.js';
 import type { Position } from '../rollout/state.js';
 import { positionKey } from '../rollout/steps.js';
 import type { DecisionLike, Hold } from './types.js';
@@ -15,8 +16,12 @@ export type HistoryEntry<D extends DecisionLike = DecisionLike> =
 /** The failed gates' names of a gate-failed decision that moved nothing, else null. */
 function heldGates(decision: DecisionLike): string[] | null {
   if (decision.kind !== 'gate-failed' || positionKey(decision.from) !== positionKey(decision.to)) return null;
-  return [...new Set((decision.gates ?? []).filter((g) => g.outcome === 'fail').map((g) => g.gate))].sort();
+  return failedGateNames(decision);
 }
+
+/** The evaluations a decision stands for (a repeated failure kept as one event, rollout/repeats.ts) and the first one's time. */
+const evaluationsOf = (decision: DecisionLike): number => decision.count ?? 1;
+const firstTime = (decision: DecisionLike): string => decision.since ?? decision.time;
 
 const sameGates = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((g, i) => g === b[i]);
 
@@ -29,12 +34,12 @@ export function collapseHistory<D extends DecisionLike & { readonly operation: s
     const at = lastHeld.get(decision.operation);
     const open = at === undefined ? undefined : out[at];
     if (gates && open?.kind === 'held' && positionKey(open.at) === positionKey(decision.from) && sameGates(open.gates, gates)) {
-      out[at!] = { ...open, until: decision.time, evaluations: open.evaluations + 1, last: decision };
+      out[at!] = { ...open, until: decision.time, evaluations: open.evaluations + evaluationsOf(decision), last: decision };
       continue;
     }
     if (gates) {
       lastHeld.set(decision.operation, out.length);
-      out.push({ kind: 'held', operation: decision.operation, at: decision.from, gates, since: decision.time, until: decision.time, evaluations: 1, last: decision });
+      out.push({ kind: 'held', operation: decision.operation, at: decision.from, gates, since: firstTime(decision), until: decision.time, evaluations: evaluationsOf(decision), last: decision });
       continue;
     }
     // A decision that is not a held failure ends the operation's run (the next failure starts a new entry).
@@ -49,10 +54,10 @@ export function trailingHold(decisions: readonly DecisionLike[], at: Position): 
   let run = null as { gates: string[]; since: string; evaluations: number } | null;
   for (let i = decisions.length - 1; i >= 0; i--) {
     const decision = decisions[i]!;
-    if (decision.kind === 'holds-nobody' || decision.kind === 'frozen' || decision.kind === 'unfrozen' || decision.kind === 'restored') continue;
+    if (isNote(decision.kind)) continue;
     const gates = heldGates(decision);
     if (!gates || positionKey(decision.from) !== positionKey(at) || (run && !sameGates(run.gates, gates))) break;
-    run = { gates, since: decision.time, evaluations: (run?.evaluations ?? 0) + 1 };
+    run = { gates, since: firstTime(decision), evaluations: (run?.evaluations ?? 0) + evaluationsOf(decision) };
   }
   return run;
 }

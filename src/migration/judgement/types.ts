@@ -25,6 +25,9 @@ export interface DecisionLike {
   readonly operator?: string | undefined;
   readonly reason: string;
   readonly gates?: readonly GateResult[] | undefined;
+  /** A repeated identical failure kept as one decision (rollout/repeats.ts): its evaluations and the first one's time. */
+  readonly count?: number | undefined;
+  readonly since?: string | undefined;
 }
 
 /** A running rollout's facts: its stored state and its decisions (this operation's, oldest first). */

@@ -23,6 +23,8 @@ import type { OperationEvidence, WindowEvidence } from './gates.js';
 import type { GateResult, Position, RolloutEvent, RolloutState } from './state.js';
 import { afterMove, exposesApi2, exposureFor, exposureOf, holdsNobody, initialState, planKey, replan } from './steps.js';
 import type { Exposure } from './steps.js';
+import { keepEvents } from './repeats.js';
+import type { EventWrite } from './repeats.js';
 import { mayRestore } from './store.js';
 import type { Evaluation, RolloutStore, StoredState } from './store.js';
 
@@ -361,14 +363,16 @@ export class RolloutRunner {
   /** Events decided here: told (log, metrics) and kept in the store for every replica's view. */
   private async record(events: readonly RolloutEvent[]): Promise<void> {
     if (events.length === 0) return;
-    this.emit(events);
-    await this.options.store.addEvents(events, this.config.rollout.keepEvents).catch(() => undefined);
+    const writes = this.emit(events);
+    await this.options.store.addEvents(writes, this.config.rollout.keepEvents).catch(() => undefined);
   }
 
-  /** Told (log, metrics) and kept in this process's list of recent events. */
-  private emit(events: readonly RolloutEvent[]): void {
-    for (const event of events) this.options.onEvent?.(event);
-    this.recent = [...this.recent, ...events].slice(-this.config.rollout.keepEvents);
+  /** Kept in this process's list of recent events, a repeated failure in place of the one it repeats (repeats.ts), and told as kept (log, metrics). */
+  private emit(events: readonly RolloutEvent[]): Array<EventWrite<RolloutEvent>> {
+    const kept = keepEvents(this.recent, events, this.config.rollout.keepEvents);
+    this.recent = kept.events;
+    for (const { event } of kept.writes) this.options.onEvent?.(event);
+    return kept.writes;
   }
 }
 

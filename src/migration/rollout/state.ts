@@ -106,4 +106,8 @@ export interface RolloutEvent {
   readonly evidence?: Readonly<Record<string, number | null>>;
   /** When the step the route is at after this decision began (the state's `since`): the report judges that step's lines alone, none yet after a move. */
   readonly stepSince?: number;
+  /** A repeated identical failure (repeats.ts): the evaluations it stands for (absent: one), the first one's time and the latest's (`time` too). */
+  readonly count?: number;
+  readonly since?: string;
+  readonly last?: string;
 }

@@ -5,6 +5,7 @@
  * an operator's action and the controller's move never overwrite each other.
  */
 import type { OperationId } from '../../catalogue/operations.js';
+import type { EventWrite } from './repeats.js';
 import type { GateResult, RolloutEvent, RolloutState } from './state.js';
 
 export interface StoredState {
@@ -30,8 +31,8 @@ export interface RolloutStore {
    */
   restore(stored: StoredState): Promise<boolean>;
   remove(operation: OperationId): Promise<void>;
-  /** Appends events, keeping the last `keep`. */
-  addEvents(events: readonly RolloutEvent[], keep: number): Promise<void>;
+  /** Appends events, keeping the last `keep`; an event that `replaces` a repeated failure takes its place (removed if still held) as the newest (repeats.ts). */
+  addEvents(writes: ReadonlyArray<EventWrite<RolloutEvent>>, keep: number): Promise<void>;
   /** The last `limit` events, oldest first. */
   events(limit: number): Promise<RolloutEvent[]>;
   /** Puts back the history a replica holds (oldest first) if the store's is empty (lost); true when put back. */
@@ -88,8 +89,12 @@ export function createMemoryStore(initial?: { states: Record<string, StoredState
     async remove(operation) {
       if (states.delete(operation)) await save();
     },
-    async addEvents(added, keep) {
-      events = [...events, ...added].slice(-keep);
+    async addEvents(writes, keep) {
+      for (const { event, replaces } of writes) {
+        const held = replaces === null ? -1 : events.map((e) => JSON.stringify(e)).lastIndexOf(JSON.stringify(replaces));
+        events = [...events.filter((_, i) => i !== held), event];
+      }
+      events = events.slice(-keep);
       await save();
     },
     async events(limit) {

@@ -27,8 +27,9 @@ const opt = (value: unknown): string | undefined => (value === null || value ===
  * timeline picks its own step), then, only for cells small enough for the sketch's exact values,
  * their latency values.
  */
-export async function countsFromClickHouse(target: ClickHouseTarget, name: string, final: boolean, since?: number): Promise<Aggregator> {
-  const agg = new Aggregator();
+export async function countsFromClickHouse(target: ClickHouseTarget, name: string, final: boolean, since?: number, stepBucketMs?: number): Promise<Aggregator> {
+  // stepBucketMs (--config): a step judged on its whole live counter buckets, as the files source and the runner judge it.
+  const agg = new Aggregator(undefined, stepBucketMs);
   const whole = final ? `${name} FINAL` : name;
   // --since: the rows written from then on, and every rollout decision (as the file reader keeps them).
   const table = since === undefined ? whole : `(SELECT * FROM ${whole} WHERE time >= ${Math.floor(since)} OR msg = 'rollout')`;
@@ -45,8 +46,8 @@ export async function countsFromClickHouse(target: ClickHouseTarget, name: strin
     select(target, sql.shadowPathsSql(table, 'noise')),
     select(target, sql.breakerOpensSql(table)),
     select(target, sql.rolloutsSql(table)),
-    select(target, sql.scopedAnswersSql(table)),
-    select(target, sql.scopedShadowsSql(table)),
+    select(target, sql.scopedAnswersSql(table, stepBucketMs)),
+    select(target, sql.scopedShadowsSql(table, stepBucketMs)),
     select(target, sql.exampleLinesSql(table, EXAMPLE_LINES)),
     select(target, sql.clientSidesSql(table)),
     select(target, sql.clientProgramsSql(table)),

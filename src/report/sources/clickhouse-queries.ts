@@ -116,16 +116,25 @@ export const shadowPathsSql = (table: string, column: 'diffs' | 'noise'): string
 export const rolloutsSql = (table: string): string => `SELECT rollout FROM ${table} WHERE msg = 'rollout' AND rollout IS NOT NULL`;
 
 /**
- * The judgement's evidence (src/report/scoped-evidence.ts): per config version, operation, route
- * mode in force, step in force (`stepSince`, 0 when absent), side and latency bucket, the answers, 4xx, 5xx, fallbacks and the latest time.
+ * 1 for a line at or after its step's first whole live counter bucket (`stepBucketMs`, the
+ * config's, with --config), 0 before it: grouped apart, so the lines before it have a latest time
+ * of their own, which scoped-evidence.ts leaves out as it leaves out each such line of a file.
  */
-export const scopedAnswersSql = (table: string): string => `SELECT config, operation, ifNull(routeMode, '') AS rm, ifNull(stepSince, 0) AS step, mode, multiIf(isNull(latencyMs), -2, ${bucketOf('latencyMs')}) AS bucket,
-  count(), countIf(status >= 400 AND status < 500), countIf(status >= 500), countIf(fallback = 1), max(time)
-${routed(table)} GROUP BY config, operation, rm, step, mode, bucket`;
+const wholeBucket = (stepBucketMs: number | undefined): string =>
+  stepBucketMs === undefined ? '1' : `if(isNull(stepSince), 1, time >= intDiv(stepSince + ${Math.floor(stepBucketMs) - 1}, ${Math.floor(stepBucketMs)}) * ${Math.floor(stepBucketMs)})`;
 
-/** The judgement's comparisons: per config version, operation, route mode and step in force and outcome, how many and the latest time. */
-export const scopedShadowsSql = (table: string): string => `SELECT config, operation, ifNull(routeMode, '') AS rm, ifNull(stepSince, 0) AS step, outcome, count(), max(time)
-${shadows(table)} GROUP BY config, operation, rm, step, outcome`;
+/**
+ * The judgement's evidence (src/report/scoped-evidence.ts): per config version, operation, route
+ * mode in force, step in force (`stepSince`, 0 when absent), side and latency bucket, and whether
+ * in the step's whole buckets (wholeBucket), the answers, 4xx, 5xx, fallbacks and the latest time.
+ */
+export const scopedAnswersSql = (table: string, stepBucketMs?: number): string => `SELECT config, operation, ifNull(routeMode, '') AS rm, ifNull(stepSince, 0) AS step, mode, multiIf(isNull(latencyMs), -2, ${bucketOf('latencyMs')}) AS bucket,
+  count(), countIf(status >= 400 AND status < 500), countIf(status >= 500), countIf(fallback = 1), max(time), ${wholeBucket(stepBucketMs)} AS whole
+${routed(table)} GROUP BY config, operation, rm, step, mode, bucket, whole`;
+
+/** The judgement's comparisons: per config version, operation, route mode and step in force, outcome and whole buckets or not, how many and the latest time. */
+export const scopedShadowsSql = (table: string, stepBucketMs?: number): string => `SELECT config, operation, ifNull(routeMode, '') AS rm, ifNull(stepSince, 0) AS step, outcome, count(), max(time), ${wholeBucket(stepBucketMs)} AS whole
+${shadows(table)} GROUP BY config, operation, rm, step, outcome, whole`;
 
 /** The report's example pairs: per operation the latest comparisons with values (as aggregate.ts keepExampleLine keeps them). */
 export const exampleLinesSql = (table: string, lines: number): string => `SELECT operation, time, id, examples

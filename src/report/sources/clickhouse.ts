@@ -11,9 +11,9 @@ import type { ReportSource } from './source.js';
  * merges the days it loaded before it ends); `final` reads with FINAL, exact even while a log
  * shipper's retried batches are not merged yet, several times slower on ClickHouse 18.16.
  */
-export function clickHouseSource(target: ClickHouseTarget, table: string, options: { readonly final?: boolean; readonly since?: number | undefined } = {}): ReportSource {
+export function clickHouseSource(target: ClickHouseTarget, table: string, options: { readonly final?: boolean; readonly since?: number | undefined; readonly stepBucketMs?: number | undefined } = {}): ReportSource {
   return {
     inputs: [`${target.shown} (table ${table}${options.final ? ', FINAL' : ''})`],
-    counts: () => countsFromClickHouse(target, table, options.final ?? false, options.since),
+    counts: () => countsFromClickHouse(target, table, options.final ?? false, options.since, options.stepBucketMs),
   };
 }

@@ -8,7 +8,8 @@
  *                     compare-and-set (PUT_SCRIPT), put back after a loss by RESTORE_SCRIPT
  * None of these keys but the lease has a TTL: under `volatile-lru` (deploy/k8s/redis.yaml) Redis
  * never evicts them (docs/fleet.md).
- *   p events          list of event JSON, newest first, trimmed to `rollout.keepEvents`; a lost
+ *   p events          list of event JSON, newest first, trimmed to `rollout.keepEvents`; a repeated
+ *                     failure replaces the event it repeats (ADD_EVENTS_SCRIPT, repeats.ts); a lost
  *                     list is put back from a replica's copy (RESTORE_EVENTS_SCRIPT)
  *   p lease           the evaluation lease: a replica's token, SET NX PX, renewed by its holder
  *   p evaluation      the lease holder's last evaluation (JSON), for the other replicas' views
@@ -38,6 +39,18 @@ end
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2], 'b', ARGV[3])
 return 1`;
 
+/**
+ * KEYS: events. ARGV: keep, then per event oldest first the JSON of the event it replaces ('' for
+ * none) and its own: the replaced one is removed (the newest equal, if still held), the event
+ * pushed as the newest; the list trimmed to `keep`.
+ */
+const ADD_EVENTS_SCRIPT = `for i = 2, #ARGV, 2 do
+  if ARGV[i] ~= '' then redis.call('LREM', KEYS[1], 1, ARGV[i]) end
+  redis.call('LPUSH', KEYS[1], ARGV[i + 1])
+end
+redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+return 1`;
+
 /** KEYS: events. ARGV: events JSON, newest first. Puts them back only into an empty (lost) list; 1 when put back. */
 const RESTORE_EVENTS_SCRIPT = `if redis.call('LLEN', KEYS[1]) > 0 then return 0 end
 redis.call('RPUSH', KEYS[1], unpack(ARGV))
@@ -55,6 +68,7 @@ return 0`;
 type Scripted = Redis & {
   rolloutPut(key: string, expected: string, state: string, born: number): Promise<number>;
   rolloutRestore(key: string, version: number, state: string, born: number): Promise<number>;
+  rolloutAddEvents(key: string, keep: number, ...pairs: string[]): Promise<number>;
   rolloutRestoreEvents(key: string, ...events: string[]): Promise<number>;
   rolloutLead(key: string, token: string, ttl: number): Promise<number>;
   rolloutRelease(key: string, token: string): Promise<number>;
@@ -72,6 +86,7 @@ export async function createRedisStore(config: RedisTierConfig): Promise<Rollout
   redis.on('error', () => undefined); // a call that fails freezes the rollout; the runner says so once
   redis.defineCommand('rolloutPut', { numberOfKeys: 1, lua: PUT_SCRIPT });
   redis.defineCommand('rolloutRestore', { numberOfKeys: 1, lua: RESTORE_SCRIPT });
+  redis.defineCommand('rolloutAddEvents', { numberOfKeys: 1, lua: ADD_EVENTS_SCRIPT });
   redis.defineCommand('rolloutRestoreEvents', { numberOfKeys: 1, lua: RESTORE_EVENTS_SCRIPT });
   redis.defineCommand('rolloutLead', { numberOfKeys: 1, lua: LEAD_SCRIPT });
   redis.defineCommand('rolloutRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
@@ -105,9 +120,9 @@ export async function createRedisStore(config: RedisTierConfig): Promise<Rollout
     async remove(operation) {
       await redis.del(`${p}s:${operation}`);
     },
-    async addEvents(events, keep) {
-      if (events.length === 0) return;
-      await redis.multi().lpush(`${p}events`, ...events.map((e) => JSON.stringify(e))).ltrim(`${p}events`, 0, keep - 1).exec();
+    async addEvents(writes, keep) {
+      if (writes.length === 0) return;
+      await redis.rolloutAddEvents(`${p}events`, keep, ...writes.flatMap(({ event, replaces }) => [replaces === null ? '' : JSON.stringify(replaces), JSON.stringify(event)]));
     },
     async events(limit) {
       const listed = await redis.lrange(`${p}events`, 0, limit - 1);
