@@ -38,6 +38,7 @@ export function parseOptions(argv: readonly string[]) {
       gc: { type: 'boolean', default: false },
       target: { type: 'string', default: 'gw-legacy' },
       targets: { type: 'string', default: 'floor-log,gw-legacy,hono-log,gw-cache' },
+      scenarios: { type: 'string' },
       flags: { type: 'string', default: '' },
       compare: { type: 'string' },
       out: { type: 'string', default: '.bench-profiles' },
@@ -73,6 +74,8 @@ export function parseOptions(argv: readonly string[]) {
     fillBudgetMs: smoke ? 300 : 60_000,
     target: values.target,
     targets: list(values.targets, /\s*,\s*/),
+    /** `--scenarios a,b`: the anchors run measures only these scenario ids (bench/scenarios.ts SCENARIOS); undefined: all. */
+    scenarios: values.scenarios === undefined ? undefined : list(values.scenarios, /\s*,\s*/),
     flags: list(values.flags, /\s+/),
     compare: values.compare === undefined ? undefined : list(values.compare, /\s+/),
     out: values.out,

@@ -37,10 +37,12 @@ export function renderText(report: BenchReport): string {
     `${row([['target', 62], ['value', 10]])}  ${'target'.padEnd(10)} result`,
     ...report.ratios.map((r) => `${row([[r.label, 62], [show(r.unit, r.value), 10]])}${verdict(r, r.value)}${r.note ? `  (${r.note})` : ''}`),
     '',
-    `cache fill: ${f.pages}/${f.planned} distinct pages in ${fixed(f.seconds, 1)} s, ${f.failed} failed, ${f.full ? 'full (first page evicted)' : 'NOT full'}`,
+    f ? `cache fill: ${f.pages}/${f.planned} distinct pages in ${fixed(f.seconds, 1)} s, ${f.failed} failed, ${f.full ? 'full (first page evicted)' : 'NOT full'}` : 'cache fill: not measured (--scenarios without cache-hit)',
     `one connection (no queue): direct p50 ${fixed(one.direct.p50Ms, 3)} / p99 ${fixed(one.direct.p99Ms, 3)} ms, pass-through p50 ${fixed(one.passthrough.p50Ms, 3)} / p99 ${fixed(one.passthrough.p99Ms, 3)} ms`,
     `RSS after the bench: ${report.rss.map((r) => `${r.target} ${mb(r.bytes)}`).join(', ')}`,
-    `cache memory: ${cm.pages} distinct pages into a ${mb(cm.capBytes)} cap: ${cm.entries} kept (${mb(cm.storedBytes)} counted), ${cm.evicted} evicted; heap + external grew ${mb(cm.grewBytes)} (cap + ${mb(cm.grewBytes - cm.capBytes)} overhead)`,
+    cm
+      ? `cache memory: ${cm.pages} distinct pages into a ${mb(cm.capBytes)} cap: ${cm.entries} kept (${mb(cm.storedBytes)} counted), ${cm.evicted} evicted; heap + external grew ${mb(cm.grewBytes)} (cap + ${mb(cm.grewBytes - cm.capBytes)} overhead)`
+      : 'cache memory: not measured (--scenarios)',
     '(scenario rows: medians over rounds; CPU ratios: medians of per-round ratios; errors = connection errors + non-2xx, summed; PASS/MISS is reported, never a failure)',
     `total ${fixed(report.seconds, 1)} s`,
   ].join('\n');

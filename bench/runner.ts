@@ -27,6 +27,14 @@ function roundOrder<T>(groups: ReadonlyArray<readonly T[]>, round: number): T[] 
 
 export type BenchReport = Awaited<ReturnType<typeof runBench>>;
 
+/** The scenarios `--scenarios` names (every one without it); an unknown id is refused. */
+function chosenScenarios(ids: readonly string[] | undefined): readonly Scenario[] {
+  if (ids === undefined) return SCENARIOS;
+  const unknown = ids.filter((id) => !SCENARIOS.some((s) => s.id === id));
+  if (unknown.length > 0) throw new Error(`--scenarios: no scenario ${unknown.join(', ')}; one of ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  return SCENARIOS.filter((s) => ids.includes(s.id));
+}
+
 export async function runBench(options: Options) {
   const started = Date.now();
   const host = machine();
@@ -34,13 +42,15 @@ export async function runBench(options: Options) {
     log('starting canned upstreams, gateways and anchors…');
     const { child: upstreams, info: upstreamInfo } = await forkUpstreams();
     const processes = new Map<string, Child>([['upstream', upstreams]]);
-    const names = targetNames();
+    // `--scenarios a,b`: only those scenarios, and only their targets started; what needs others (one connection, RSS, cache memory) is skipped.
+    const chosen = chosenScenarios(options.scenarios);
+    const names = targetNames().filter((target) => chosen.some((s) => s.target === target));
     const notes = names.includes('nginx') ? [] : ['nginx is not on PATH: the nginx proxy_pass anchor is skipped'];
     for (const note of notes) log(`note: ${note}`);
     const outcomes = await Promise.allSettled(names.map(async (target) => void processes.set(target, await startTarget(target, upstreamInfo))));
     const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failure) throw failure.reason;
-    const measured = SCENARIOS.filter((s) => processes.has(s.target));
+    const measured = chosen.filter((s) => processes.has(s.target));
     const childOf = (scenario: Scenario): Child => processes.get(scenario.target)!;
     const urlOf = (scenario: Scenario): string => `${scenario.target === 'upstream' ? upstreamInfo.legacyOrigin : childOf(scenario).info['origin']}${SEARCH_TARGET}`;
 
@@ -94,7 +104,7 @@ export async function runBench(options: Options) {
     // Latency without queueing: one connection, direct and pass-through alternated, median p50/p99.
     const [direct, passthrough] = ['direct', 'passthrough'].map((id) => SCENARIOS.find((s) => s.id === id)!) as [Scenario, Scenario];
     const single = new Map<Scenario, Measurement[]>([[direct, []], [passthrough, []]]);
-    for (let round = 0; round < options.rounds; round++) {
+    for (let round = 0; round < (measured.includes(direct) && measured.includes(passthrough) ? options.rounds : 0); round++) {
       for (const scenario of round % 2 === 0 ? [direct, passthrough] : [passthrough, direct]) {
         const m = await measure(scenario, options.durationS / 2, 1);
         single.get(scenario)!.push(m);
@@ -105,25 +115,31 @@ export async function runBench(options: Options) {
     const unqueued = { connections: 1 as const, direct: latencyOf(direct), passthrough: latencyOf(passthrough) };
 
     // RSS: the cache gateway with its cache filled to the default byte bound; every other child for comparison.
-    const cacheGateway = processes.get('gw-cache')!;
+    const cacheGateway = processes.get('gw-cache');
     const defaults = parseConfig({ upstreams: { legacy: { baseUrl: 'http://127.0.0.1:1' } } });
     if (!defaults.ok) throw new Error(defaults.errors.join('\n'));
     const { maxBytes, maxEntries } = defaults.config.cache;
-    log(`filling the cache gateway's cache (${maxBytes} B bound)…`);
-    const cacheFill = await fillCache(String(cacheGateway.info['origin']), { pageBytes: pages.legacyBytes, maxBytes, maxEntries }, options.fillBudgetMs);
-    const rss = [cacheGateway, ...[...processes.values()].filter((child) => child !== cacheGateway)].map((child) => ({ target: child.name, bytes: treeRssBytes(child.pid) }));
+    if (cacheGateway) log(`filling the cache gateway's cache (${maxBytes} B bound)…`);
+    const cacheFill = cacheGateway ? await fillCache(String(cacheGateway.info['origin']), { pageBytes: pages.legacyBytes, maxBytes, maxEntries }, options.fillBudgetMs) : undefined;
+    const rss = [...(cacheGateway ? [cacheGateway] : []), ...[...processes.values()].filter((child) => child !== cacheGateway)].map((child) => ({ target: child.name, bytes: treeRssBytes(child.pid) }));
 
-    log('cache memory: 100,000 distinct pages into a 10 MB cache…');
-    const cacheMemoryChild = await forkChild('cache-memory', './cache-memory-child.ts', {}, { execArgv: ['--expose-gc'] });
-    await cacheMemoryChild.kill();
+    let cacheMemory: CacheMemory | undefined;
+    if (options.scenarios === undefined) {
+      log('cache memory: 100,000 distinct pages into a 10 MB cache…');
+      const cacheMemoryChild = await forkChild('cache-memory', './cache-memory-child.ts', {}, { execArgv: ['--expose-gc'] });
+      await cacheMemoryChild.kill();
+      cacheMemory = cacheMemoryChild.info as unknown as CacheMemory;
+    }
+    const allRatios = ratios(scenarios, unqueued, { rssBytes: cacheGateway ? (rss[0]?.bytes ?? Number.NaN) : Number.NaN, floorRssBytes: rss.find((r) => r.target === 'floor')?.bytes ?? Number.NaN, cacheBytes: maxBytes, cacheFull: cacheFill?.full ?? false });
 
     return {
-      cacheMemory: cacheMemoryChild.info as unknown as CacheMemory,
+      cacheMemory,
       command: options.command, machine: host,
       settings: { durationS: options.durationS, connections: options.connections, rounds: options.rounds, warmupS: options.warmupS, smoke: options.smoke, request: SEARCH_TARGET },
       pages: { legacyBytes: pages.legacyBytes, api2Bytes: pages.api2Bytes, mappedBytes, entries: pages.entries },
       scenarios,
-      ratios: ratios(scenarios, unqueued, { rssBytes: rss[0]?.bytes ?? Number.NaN, floorRssBytes: rss.find((r) => r.target === 'floor')?.bytes ?? Number.NaN, cacheBytes: maxBytes, cacheFull: cacheFill.full }),
+      // With --scenarios, only the ratios whose scenarios were measured.
+      ratios: options.scenarios === undefined ? allRatios : allRatios.filter((r) => !Number.isNaN(r.value)),
       notes, unqueued, rss, cacheFill,
       startedAt: new Date(started).toISOString(),
       seconds: (Date.now() - started) / 1000,
