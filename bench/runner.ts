@@ -38,12 +38,12 @@ function chosenScenarios(ids: readonly string[] | undefined): readonly Scenario[
 export async function runBench(options: Options) {
   const started = Date.now();
   const host = machine();
+  // `--scenarios a,b`: only those scenarios, and only their targets started; what needs others (one connection, RSS, cache memory) is skipped.
+  const chosen = chosenScenarios(options.scenarios);
   try {
     log('starting canned upstreams, gateways and anchors…');
     const { child: upstreams, info: upstreamInfo } = await forkUpstreams();
     const processes = new Map<string, Child>([['upstream', upstreams]]);
-    // `--scenarios a,b`: only those scenarios, and only their targets started; what needs others (one connection, RSS, cache memory) is skipped.
-    const chosen = chosenScenarios(options.scenarios);
     const names = targetNames().filter((target) => chosen.some((s) => s.target === target));
     const notes = names.includes('nginx') ? [] : ['nginx is not on PATH: the nginx proxy_pass anchor is skipped'];
     for (const note of notes) log(`note: ${note}`);

@@ -79,6 +79,24 @@ describe('npm run bench -- --smoke', () => {
   });
 });
 
+describe('npm run bench -- --scenarios', () => {
+  it('measures only the listed scenarios and computes only the ratios between them; an unknown id is refused', { timeout: 120_000 }, async () => {
+    dir ??= await mkdtemp(join(tmpdir(), 'bench-smoke-'));
+    const jsonFile = join(dir, 'scenarios.json');
+    const run = await runTsxScript('bench/run.ts', ['--smoke', '--scenarios', 'passthrough-traces-1pct,passthrough', '--json', jsonFile], 110_000);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(await readFile(jsonFile, 'utf8')) as BenchReport;
+    expect(report.scenarios.map((s) => s.id)).toEqual(['passthrough', 'passthrough-traces-1pct']);
+    expect(report.rss.map((r) => r.target).sort()).toEqual(['gw-legacy', 'gw-traces-1pct', 'upstreams']);
+    expect(report.ratios.map((r) => r.id)).toEqual(['cpu:passthrough-traces-1pct/passthrough', 'promoted-kb-per-request']);
+    for (const ratio of report.ratios) expect(Number.isFinite(ratio.value), ratio.id).toBe(true);
+    expect(() => parseOptions(['--scenarios', 'passthrough,nope'])).not.toThrow();
+    const refused = await runTsxScript('bench/run.ts', ['--smoke', '--scenarios', 'passthrough,nope'], 60_000);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--scenarios: no scenario nope');
+  });
+});
+
 describe('npm run bench modes', () => {
   it('are profile (with --gc), soak and syscalls besides the anchors; ab and gc are refused by name', () => {
     expect(() => parseOptions(['ab'])).toThrow(/no mode "ab": one of profile, soak, syscalls/);
