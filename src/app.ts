@@ -37,7 +37,6 @@ import type { LiveRoutes } from './migration/rollout/route-in-force.js';
 import type { ShadowRecord } from './traffic/shadow.js';
 import { deprecationSignals } from './pipeline/deprecation-signal.js';
 import type { Tracer } from './observability/tracing/tracer.js';
-import { tracedUpstreams } from './observability/tracing/traced-upstreams.js';
 
 export interface GatewayDeps {
   readonly config: GatewayConfig;
@@ -75,9 +74,8 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
   const identifier = deps.identifier ?? identifierFromConfig(config.observability, deps.runtime.hmacSha256);
   const mappingContext = { memory: deps.shared?.memory ?? createMappingMemory(), options: { noPhotoImageUrl: config.api2.noPhotoImageUrl } };
   const searchCache = deps.shared?.searchCache !== undefined ? deps.shared.searchCache : createSearchCache(config, deps.runtime.hmacSha256);
-  const guarded = guardedUpstreams(deps.upstreams, config, deps.onBreaker);
-  // With traces exported, each upstream call's timing and result is noted for its span (outside the breaker: a refused call is one).
-  const upstreams = deps.tracer ? tracedUpstreams(guarded, { legacy: config.upstreams.legacy.baseUrl, api2: config.upstreams.api2?.baseUrl }) : guarded;
+  // With traces exported, each call's span facts are noted by the code that awaits it (src/observability/tracing/span-log.ts `endCall`): no wrapper here.
+  const upstreams = guardedUpstreams(deps.upstreams, config, deps.onBreaker);
   const route = routesInForce(config, deps.rollout);
   const shadow = Object.values(config.routes).some((r) => r.mode === 'shadow' || (r.rollout && deps.rollout))
     ? new ShadowComparator({ maxConcurrent: config.traffic.shadow.maxConcurrent, ...(deps.onShadow ? { onRecord: deps.onShadow } : {}) })

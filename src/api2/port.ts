@@ -13,10 +13,12 @@
  */
 import { Api2ShapeError } from '../../mappings/errors.js';
 import type { Api2Port, Api2Request } from '../../mappings/types.js';
+import { UpstreamError } from '../upstream/types.js';
 import type { AbortSignalLike, UpstreamClient } from '../upstream/types.js';
 import { GATEWAY_PRODUCT } from '../gateway/product.js';
 import { copyWith } from '../hot-path.js';
 import { markCall } from '../request/trace-context.js';
+import { endCall, openedCall } from '../observability/tracing/span-log.js';
 import type { RequestTrail } from '../request/trace-context.js';
 
 /** The header api2 takes the api key in (api2-notes, authentication [C]); never the query. */
@@ -71,6 +73,8 @@ export function openApi2Exchange(
     const headers: Record<string, string> = copyWith(extraHeaders, { accept: 'application/json', [API2_KEY_HEADER]: credentials.apiKey });
     if (credentials.authorization) headers['authorization'] = credentials.authorization;
     if (trail) markCall(headers, trail);
+    // With traces exported, this call's entry in the span log (markCall's), whose end is noted below.
+    const traced = trail ? openedCall(trail.trace.spans) : undefined;
     let body: Uint8Array | null = null;
     if (request.body) {
       headers['content-type'] = 'application/json; charset=utf-8';
@@ -87,6 +91,7 @@ export function openApi2Exchange(
         timeoutMs: Math.max(1, deadline - started),
         ...(signal ? { signal } : {}),
       });
+      if (traced) endCall(traced, upstream.name, request.method, request.path, answer.status, undefined);
       if (answer.body.byteLength === 0) return { status: answer.status, body: undefined };
       const text = decoder.decode(answer.body);
       try {
@@ -96,6 +101,10 @@ export function openApi2Exchange(
         if (text.trim() === '') return { status: answer.status, body: undefined };
         throw new Api2ShapeError(`${request.method} ${request.path}`, '', 'the answer is not JSON');
       }
+    } catch (error) {
+      // The exchange failed (the breaker's refusal included: `unavailable`); a bad body was noted as answered above.
+      if (traced && traced.endedAt === undefined) endCall(traced, upstream.name, request.method, request.path, undefined, error instanceof UpstreamError ? error.failure : 'error');
+      throw error;
     } finally {
       waited += Date.now() - started;
     }

@@ -9,7 +9,9 @@ import { upstreamRequestHeaders } from '../http/headers.js';
 import type { ClientView } from '../http/client-view.js';
 import { TRAIL_HEADERS, markCall } from '../request/trace-context.js';
 import type { RequestTrail } from '../request/trace-context.js';
-import { passThrough } from '../upstream/pass-through.js';
+import { failureOfAnswer, passThrough } from '../upstream/pass-through.js';
+import { endCall, openedCall } from '../observability/tracing/span-log.js';
+import type { CallSpan } from '../observability/tracing/span-log.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { renderForwardRequest } from '../request/forward-request.js';
 import type { AbortSignalLike, UpstreamRequest } from '../upstream/types.js';
@@ -41,14 +43,15 @@ export interface LegacyCall {
 export function callLegacy(parts: PipelineParts, request: CanonicalRequest, call: LegacyCall): Promise<Attempt> {
   const forward = renderForwardRequest(request, call);
   const { operation } = request.match;
+  const headers = followed(forward.headers, request.trail);
   return attempt(parts, {
     method: forward.method,
     target: forward.target,
-    headers: followed(forward.headers, request.trail),
+    headers,
     body: forward.body,
     timeoutMs: routeTimeoutMs(parts.config, operation.id),
     ...(call.signal ? { signal: call.signal } : {}),
-  }, operation.id, request.json);
+  }, operation.id, request.json, openedCall(request.trail.trace.spans));
 }
 
 /** An uncatalogued request, passed through unchanged (target, headers, body). */
@@ -66,16 +69,24 @@ export function callLegacyUncatalogued(
     body: raw.body,
     timeoutMs: parts.config.timeouts.defaultMs,
     ...(signal ? { signal } : {}),
-  }, 'uncatalogued', json);
+  }, 'uncatalogued', json, openedCall(raw.trail.trace.spans));
 }
 
-function attempt(parts: PipelineParts, request: UpstreamRequest, label: string, json: boolean): Promise<Attempt> {
+/** `traced`: with traces exported, the span log's entry of this call (markCall's), whose end is noted here. */
+function attempt(parts: PipelineParts, request: UpstreamRequest, label: string, json: boolean, traced: CallSpan | undefined): Promise<Attempt> {
   const started = Date.now();
-  return passThrough(parts.upstreams.legacy, request, { label, write: !SAFE_METHODS.has(request.method), json }).then((answered) => ({
-    answer: answered,
-    side: 'legacy',
-    upstreamMs: Date.now() - started,
-    // Only gateway-made answers (502/504/503) carry a reason.
-    error: answered.status >= 500 ? answered.headers['x-gateway-error'] : undefined,
-  }));
+  const upstream = parts.upstreams.legacy;
+  return passThrough(upstream, request, { label, write: !SAFE_METHODS.has(request.method), json }).then((answered) => {
+    if (traced) {
+      const failure = failureOfAnswer(answered);
+      endCall(traced, upstream.name, request.method, request.target, failure === undefined ? answered.status : undefined, failure);
+    }
+    return {
+      answer: answered,
+      side: 'legacy',
+      upstreamMs: Date.now() - started,
+      // Only gateway-made answers (502/504/503) carry a reason.
+      error: answered.status >= 500 ? answered.headers['x-gateway-error'] : undefined,
+    };
+  });
 }

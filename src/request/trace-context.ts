@@ -113,7 +113,7 @@ export function markCall(headers: Record<string, string>, trail: RequestTrail): 
   headers['x-request-id'] = trail.requestId;
   const spanId = newSpanId();
   headers[TRACEPARENT_HEADER] = traceparentWith(trail.trace, spanId);
-  if (trail.trace.spans) openCall(trail.trace.spans, headers, spanId);
+  if (trail.trace.spans) openCall(trail.trace.spans, spanId);
   if (trail.trace.state !== undefined) headers[TRACESTATE_HEADER] = trail.trace.state;
   return headers;
 }

@@ -61,7 +61,7 @@ export function createNodeObservability(
     notes.push('observability.hashKey is not set: client and user hashes change at every restart and clientLabels cannot match');
   }
 
-  const tracing = createNodeTracer(obs.tracing, instanceId(obs.instance));
+  const tracing = createNodeTracer(obs.tracing, instanceId(obs.instance), { legacy: config.upstreams.legacy.baseUrl, api2: config.upstreams.api2?.baseUrl });
   const access = adminAccess(obs);
   const served = obs.metrics.enabled && (obs.admin.listen !== undefined || access.bearerToken !== undefined);
   if (obs.metrics.enabled && !served) {

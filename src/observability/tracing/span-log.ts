@@ -3,9 +3,11 @@
  * (`observability.tracing.enabled`): with export off no log is made and nothing here runs.
  *
  * The log is opened at arrival (src/request/trace-context.ts `traceFrom`), each upstream call's
- * span id is noted where its `traceparent` is made (`markCall`), its timing and result by the traced
- * upstream client (traced-upstreams.ts), and a shadow comparison's end by the shadow stage. The
- * spans are built from it and the request's record after the answer (spans-of-record.ts).
+ * span id and start are noted where its `traceparent` is made (`markCall`), its end and result by
+ * the code that already awaits the call (`endCall`: the legacy side, the api2 port), and a shadow
+ * comparison's end by the shadow stage. Nothing span-shaped is made here: no wrapper around the
+ * upstream clients, no promise, no closure per call; the spans are built from the log and the
+ * request's record after the answer, and only for a kept trace (spans-of-record.ts).
  */
 import type { ShadowRecord } from '../../traffic/shadow.js';
 
@@ -13,12 +15,15 @@ import type { ShadowRecord } from '../../traffic/shadow.js';
 export interface CallSpan {
   readonly spanId: string;
   /** Epoch ms (fractional) when the call was sent, and when its answer (or failure) came. */
-  startedAt: number;
+  readonly startedAt: number;
   endedAt: number | undefined;
   upstream: string | undefined;
   method: string | undefined;
-  /** The upstream's URL of the call without its query (a legacy query carries the api_key). */
-  url: string | undefined;
+  /**
+   * The call's target as sent (path, and query on a legacy call): the span's URL is the upstream's
+   * base URL and this without its query (a legacy query carries the api_key), made only for a kept trace.
+   */
+  target: string | undefined;
   status: number | undefined;
   /** Why the exchange failed (UpstreamFailure: timeout, connect, unavailable, ...). */
   failure: string | undefined;
@@ -48,27 +53,39 @@ export interface SpanLog {
   background: boolean;
 }
 
+const ORIGIN = performance.timeOrigin;
+
 /** Epoch milliseconds with sub-millisecond resolution. */
 export function nowMs(): number {
-  return performance.timeOrigin + performance.now();
+  return ORIGIN + performance.now();
 }
 
 export function openSpanLog(parentId: string | undefined, clientSampled: boolean): SpanLog {
   return { parentId, clientSampled, startedAt: nowMs(), calls: [], shadow: undefined, background: false };
 }
 
-/** The call a headers object was marked for, found again by the traced upstream client. */
-const CALL_OF = new WeakMap<object, CallSpan>();
-
-/** Notes an upstream call whose headers carry `spanId` in their traceparent. */
-export function openCall(log: SpanLog, headers: object, spanId: string): void {
-  const call: CallSpan = { spanId, startedAt: nowMs(), endedAt: undefined, upstream: undefined, method: undefined, url: undefined, status: undefined, failure: undefined, background: log.background };
-  log.calls.push(call);
-  CALL_OF.set(headers, call);
+/** Notes an upstream call whose `traceparent` carries `spanId`, sent now. */
+export function openCall(log: SpanLog, spanId: string): void {
+  log.calls.push({ spanId, startedAt: nowMs(), endedAt: undefined, upstream: undefined, method: undefined, target: undefined, status: undefined, failure: undefined, background: log.background });
 }
 
-export function callOf(headers: object): CallSpan | undefined {
-  return CALL_OF.get(headers);
+/**
+ * The call `markCall` opened last on this log: read right after `markCall`, in the same
+ * synchronous stretch, it is that call's (nothing else can open one in between). Undefined
+ * with export off (no log).
+ */
+export function openedCall(log: SpanLog | undefined): CallSpan | undefined {
+  return log === undefined ? undefined : log.calls[log.calls.length - 1];
+}
+
+/** The call's answer came (`status`) or it failed (`failure`: an UpstreamFailure, or `error`). */
+export function endCall(call: CallSpan, upstream: string, method: string, target: string, status: number | undefined, failure: string | undefined): void {
+  call.endedAt = nowMs();
+  call.upstream = upstream;
+  call.method = method;
+  call.target = target;
+  call.status = status;
+  call.failure = failure;
 }
 
 /** A shadow comparison was offered: the trace waits for it. Returns what settles it (once). */

@@ -36,6 +36,8 @@ export interface KeptTrace {
 export interface SpanSource {
   readonly resource: Resource;
   readonly scope: { readonly name: string; readonly version: string };
+  /** Each upstream's base URL by its name (`legacy`, `api2`): a client span's URL is it and the call's path. */
+  readonly baseUrls: Readonly<Record<string, string | undefined>>;
 }
 
 function hrTime(epochMs: number): HrTime {
@@ -106,11 +108,12 @@ export function serverAttributes(record: Readonly<RequestRecord>, verdict: Trace
   });
 }
 
-/** A call's URL without user info (a base URL may carry some). */
-function where(url: string | undefined): { full: string | undefined; address: string | undefined; port: number | undefined } {
-  if (!url) return { full: undefined, address: undefined, port: undefined };
+/** A call's URL: its upstream's base URL and its path, without the query (a legacy one carries the api_key) and user info (a base URL may carry some). */
+function where(baseUrl: string | undefined, target: string | undefined): { full: string | undefined; address: string | undefined; port: number | undefined } {
+  if (!baseUrl || target === undefined) return { full: undefined, address: undefined, port: undefined };
+  const query = target.indexOf('?');
   try {
-    const parsed = new URL(url);
+    const parsed = new URL(baseUrl.replace(/\/+$/, '') + (query === -1 ? target : target.slice(0, query)));
     parsed.username = '';
     parsed.password = '';
     const port = parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
@@ -120,8 +123,9 @@ function where(url: string | undefined): { full: string | undefined; address: st
   }
 }
 
-export function clientAttributes(call: CallSpan): Attributes {
-  const { full, address, port } = where(call.url);
+/** A client span's attributes; `baseUrl`: its upstream's. */
+export function clientAttributes(call: CallSpan, baseUrl: string | undefined): Attributes {
+  const { full, address, port } = where(baseUrl, call.target);
   const failed = call.failure ?? (call.status !== undefined && call.status >= 400 ? String(call.status) : undefined);
   return defined({
     'http.request.method': call.method,
@@ -149,7 +153,7 @@ export function spansOf(kept: KeptTrace, source: SpanSource, now: number): Reada
   const spans = [span(source, record.operation ?? UNROUTED, SERVER, server, parent, log.startedAt, answeredAt, serverAttributes(record, verdict, shadow), status >= 500)];
   for (const call of log.calls) {
     const name = `${call.method ?? 'HTTP'} ${call.upstream ?? 'upstream'}`;
-    const attributes = clientAttributes(call);
+    const attributes = clientAttributes(call, call.upstream === undefined ? undefined : source.baseUrls[call.upstream]);
     // A client span is an error when its exchange failed or was answered 4xx/5xx (HTTP's conventions).
     spans.push(span(source, name, CLIENT, { traceId, spanId: call.spanId, traceFlags: SAMPLED }, server, call.startedAt, call.endedAt ?? now, attributes, attributes['error.type'] !== undefined));
   }
