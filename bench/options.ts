@@ -9,7 +9,7 @@ export type Mode = (typeof MODES)[number];
 
 const NUMBERS = { duration: 6, connections: 50, rounds: 4, runs: 1, warmup: 1, requests: 20_000 };
 const MODE_NUMBERS: Readonly<Partial<Record<Mode | 'smoke' | 'gc', Partial<typeof NUMBERS>>>> = {
-  smoke: { duration: 0.25, rounds: 1, warmup: 0.1 },
+  smoke: { duration: 0.5, rounds: 1, warmup: 0.5 },
   profile: { duration: 15 },
   gc: { duration: 6, runs: 3 },
   soak: { duration: 60, warmup: 5 },
