@@ -2,10 +2,9 @@
  * Vitest's global setup (vitest.config.ts): the gateway's sources (src/, mappings/, bench/) transpiled
  * once per run with esbuild, file by file, as tsx would on every start, for the tests that start an
  * entry point (the gateway's main, the report's command, the bench and its measured children) as a
- * child process. Such a start
- * costs about 0.7 CPU-seconds on plain Node instead of 1.5 under `node --import tsx` (its loader hooks
- * resolve every module on another thread) and 2.6 under the tsx binary (a second process): the
- * suite starts these a hundred times and more (issue 49). No typecheck here (`npm run typecheck`
+ * child process. Such a start costs about 0.7 CPU-seconds on plain Node instead of 1.5 under
+ * `node --import tsx` (its loader hooks resolve every module on another thread) and 2.6 under the
+ * tsx binary (a second process): the suite starts these a hundred times and more (issue 49). No typecheck here (`npm run typecheck`
  * and the build's own tests do that); the tests of `npm start` itself still run it as printed.
  * Rebuilt when watch mode reruns the tests; removed at the end.
  */
