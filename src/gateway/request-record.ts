@@ -1,8 +1,9 @@
 /**
  * One record per request: what the gateway learned while answering it, handed to the `onRecord`
  * sink when the answer is ready (the usage log and the metrics, src/observability/). It never
- * holds a secret: no api_key, no password, no Authorization, no raw query. Clients and users
- * appear only as keyed hashes.
+ * holds a secret: no api_key, no password, no Authorization, no raw query (`params` holds only the
+ * parameters the operation declares: src/request/logged-params.ts). Clients and users appear only
+ * as keyed hashes.
  *
  * Written in one place, `recordOf`, from the request as it arrived (src/gateway/arrival.ts) and
  * what answered it (the outcome of the pipeline, or of a Node refusal): one object of one shape,
@@ -19,6 +20,7 @@ import { jsonChosenBy } from '../legacy/answer-body.js';
 import type { DeprecationTold } from '../config/deprecation.js';
 import { clientProgramOf } from '../http/client-program.js';
 import type { TraceVerdict } from '../config/tracing.js';
+import { loggedParams } from '../request/logged-params.js';
 
 /**
  * Which upstream answered the request (the outcome's `side`, logged as `mode`): `legacy`
@@ -79,6 +81,12 @@ export interface RequestRecord {
   readonly clientProgram?: string | undefined;
   /** Keyed hash of the HTTP Basic user name (16 hex digits). */
   readonly user?: string;
+  /**
+   * A catalogued request's declared parameters as its URL gave them, without api_key or a value
+   * holding a secret of the request, at most 256 characters (src/request/logged-params.ts), with the usage log on;
+   * empty when the URL gave none.
+   */
+  readonly params?: string | undefined;
   /** The deprecation signal the answer carried (src/pipeline/deprecation-signal.ts). */
   readonly deprecation?: DeprecationTold | undefined;
   /** Short reason code (the `X-Gateway-Error` value, or an internal reason). */
@@ -100,7 +108,7 @@ export interface RecordedOutcome {
 }
 
 /** The request's facts the record reads (a Node refusal has no more than these). */
-export type RecordedArrival = Pick<Arrival, 'requestId' | 'startedAt' | 'method' | 'headers' | 'routed' | 'path' | 'credentials' | 'match' | 'routeMode' | 'stepSince' | 'absoluteForm' | 'insecure'> & {
+export type RecordedArrival = Pick<Arrival, 'requestId' | 'startedAt' | 'method' | 'headers' | 'routed' | 'path' | 'pairs' | 'credentials' | 'match' | 'routeMode' | 'stepSince' | 'absoluteForm' | 'insecure'> & {
   readonly client: { readonly scheme: 'http' | 'https' };
   /** Absent on a request refused before the app (nothing was forwarded to follow). */
   readonly trace?: Arrival['trace'] | undefined;
@@ -153,6 +161,7 @@ export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, ans
     clientLabel: who?.label,
     clientProgram: identifier ? clientProgramOf(arrival.headers['user-agent']) : undefined,
     user: identifier?.user(credentials.user),
+    params: identifier && match ? loggedParams(arrival.pairs, credentials, match) : undefined,
     deprecation: answered.deprecation,
     error: outcome.error,
   };

@@ -114,6 +114,7 @@ export const RECORD_FIELDS = [
   recordField('clientLabel', 'string', 'optional', "the client hash's label from observability.clientLabels", (r) => r.clientLabel),
   recordField('clientProgram', 'string', 'optional', "the client program's family: its User-Agent's product name (src/http/client-program.ts; at most 32 token characters, never the whole header)", (r) => r.clientProgram),
   recordField('user', 'string', 'optional', 'keyed hash of the HTTP Basic user name', (r) => r.user),
+  recordField('params', 'string', 'optional', "a catalogued request's parameters the operation declares, as its URL gave them (path and query string, never the body), in catalogue order, form-encoded: `title_kw=chicken&pg=2`; never api_key, nor a value holding a secret of the request (api key, Basic user name or password); at most 256 characters, cut at a pair; empty when none (src/request/logged-params.ts)", (r) => r.params),
   recordField('latencyMs', 'ms', 'optional', 'arrival to answer ready, ms', (r) => r.latencyMs),
   recordField('upstreamMs', 'ms', 'optional', 'time spent waiting on upstreams, ms', (r) => r.upstreamMs),
   recordField('cache', 'string', 'optional', 'cache outcome: HIT, MISS, STALE, BYPASS', (r) => r.cache),

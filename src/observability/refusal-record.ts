@@ -42,7 +42,8 @@ export function refusalArrival(refusal: Refusal): RefusalArrival {
   const question = refusal.rawTarget.indexOf('?');
   const query = question === -1 ? '' : refusal.rawTarget.slice(question + 1).split('#')[0] ?? '';
   const scheme = refusal.tls ? 'https' : 'http';
-  const credentials = credentialsOf(readPairs(query), refusal.authorization);
+  const pairs = readPairs(query);
+  const credentials = credentialsOf(pairs, refusal.authorization);
   const headers: Record<string, string> = {};
   if (refusal.authorization !== undefined) headers['authorization'] = refusal.authorization;
   if (refusal.contentLength !== undefined) headers['content-length'] = refusal.contentLength;
@@ -54,6 +55,7 @@ export function refusalArrival(refusal: Refusal): RefusalArrival {
     headers,
     routed: false,
     path: '',
+    pairs,
     credentials,
     match: null,
     routeMode: undefined,

@@ -39,6 +39,8 @@ export interface LogRecord {
   readonly deprecation?: string | undefined;
   /** The client program's family (its User-Agent's product name: src/http/client-program.ts). */
   readonly clientProgram?: string | undefined;
+  /** The operation's declared parameters as the URL gave them (src/request/logged-params.ts); absent from older lines. */
+  readonly params?: string | undefined;
 }
 
 /** One shadow comparison read back from the usage log (`"msg":"shadow"`, src/traffic/shadow.ts `ShadowRecord`). */
