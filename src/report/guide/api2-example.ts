@@ -18,8 +18,10 @@ import { readPairs } from '../../request/pairs.js';
 import type { Api2Request } from '../../../mappings/types.js';
 
 export interface Api2Example {
-  /** The legacy request it was made from (without api_key), as the catalogue's example writes it. */
+  /** The legacy request it was made from (without api_key): the client's own, or the catalogue's example. */
   readonly legacy: string;
+  /** It is the client's own most frequent request (client-request.ts), not the catalogue's example. */
+  readonly own: boolean;
   /** The first api2 request the mapping sends for it: `GET /recipes?title_kw=soup&pg=1&rpp=5`. */
   readonly request: string;
   readonly method: string;
@@ -48,6 +50,8 @@ export interface ExampleRequest {
   readonly method: string;
   readonly target: string;
   readonly body?: Readonly<Record<string, string | number>>;
+  /** Made from the client's own usage lines (client-request.ts). */
+  readonly own?: true;
 }
 
 export type ExampleRequests = Readonly<Partial<Record<OperationId, ExampleRequest>>>;
@@ -86,6 +90,7 @@ async function exampleRequest(operation: OperationId, example: ExampleRequest): 
   const sent = first;
   return {
     legacy: `${example.method} ${example.target}`,
+    own: example.own === true,
     request: `${sent.method} ${sent.path}${queryString(sent.query)}`,
     method: sent.method,
     path: sent.path,

@@ -1,7 +1,8 @@
 /**
  * A client's migration guide as data, made from its usage (usage.ts) and what the gateway knows of
  * each operation, never written per operation: the catalogue entry (its legacy form, whether it
- * can move: movability.ts), its mapping (the api2 request that replaces it: api2-example.ts; the
+ * can move: movability.ts), its mapping (the api2 request that replaces it, for the client's own
+ * most frequent request: client-request.ts, api2-example.ts; the
  * declared losses and differences) and the deprecation settings (src/config/deprecation.ts).
  * Rendered as Markdown or HTML (render-markdown.ts, render-html.ts).
  */
@@ -10,7 +11,7 @@ import { mappingFor, movability } from '../../catalogue/movability.js';
 import { noticeFor } from '../../config/deprecation.js';
 import type { DeprecationConfig, DeprecationNotice } from '../../config/deprecation.js';
 import type { Loss } from '../../../mappings/types.js';
-import { api2Replacement } from './api2-example.js';
+import { replacementFor } from './client-request.js';
 import type { ExampleRequests } from './api2-example.js';
 import type { Api2Replacement } from './api2-example.js';
 import type { ClientUsage } from './usage.js';
@@ -71,7 +72,7 @@ export async function guideOf(usage: ClientUsage, deprecation: DeprecationConfig
     const entry = operationById(id);
     const move = movability(id);
     const mapping = mappingFor(id);
-    const api2 = await api2Replacement(id, examples[id]);
+    const api2 = await replacementFor(id, used.topRequests.ranked(), examples[id]);
     operations.push({
       operation: id,
       summary: entry.summary,

@@ -1,7 +1,8 @@
 /**
  * Node-only: a client's usage for its guide, from the report's sources: usage-log files or stdin
  * (read-lines.ts, parse-record.ts: the same reading as the report) or the ClickHouse table
- * (summed by SQL per client, operation and side, and per client and program).
+ * (summed by SQL per client, operation and side, per client and program, and per client,
+ * operation and params: the most frequent ones).
  */
 import { parseLine } from '../parse-record.js';
 import { readLines } from '../read-lines.js';
@@ -9,6 +10,7 @@ import { select, sqlString } from '../sources/clickhouse-http.js';
 import type { ClickHouseTarget } from '../sources/clickhouse-http.js';
 import { UsageTally } from './usage.js';
 import type { GuideFilter } from './usage.js';
+import { TOP_REQUESTS_KEPT } from './top-requests.js';
 
 export async function usageFromFiles(inputs: readonly string[], filter: GuideFilter): Promise<UsageTally> {
   const tally = new UsageTally(filter);
@@ -43,5 +45,15 @@ WHERE ${counted} AND isNotNull(clientProgram)
 GROUP BY who, clientProgram`,
   );
   for (const [who, program, n] of programs) tally.addProgram(String(who), String(program), Number(n));
+  // Each client's most frequent params per operation, as many as the file tally keeps, ranked alike (TopRequests.ranked).
+  const requests = await select(
+    target,
+    `SELECT ifNull(clientLabel, client) AS who, operation, params, count() AS n FROM ${table}
+WHERE ${counted} AND isNotNull(params) AND status < 400
+GROUP BY who, operation, params
+ORDER BY who, operation, n DESC, params
+LIMIT ${TOP_REQUESTS_KEPT} BY who, operation`,
+  );
+  for (const [who, operation, params, n] of requests) tally.addRequests(String(who), String(operation), String(params), Number(n));
   return tally;
 }

@@ -1,14 +1,16 @@
 /**
  * A client's legacy use, as the migration guide needs it: per operation, the requests, the first
- * and last use and the side that answered, and its client programs (User-Agent families),
+ * and last use, the side that answered and its most frequent requests (the usage line's `params`
+ * of answers below 400: top-requests.ts), and its client programs (User-Agent families),
  * counted from usage lines (a file, stdin) or from ClickHouse's sums (sources.ts). In memory
- * bounded by clients × (operations × sides + client programs).
+ * bounded by clients × (operations × (sides + kept requests) + client programs).
  *
  * DECISION: a guide's client is its label (every api key labelled alike is one client) or, for an
  * unlabelled key, its client hash, as each line names it: lines written before a label was
  * configured count under the hash.
  */
 import type { LogRecord } from '../types.js';
+import { TopRequests } from './top-requests.js';
 
 export interface OperationUsage {
   requests: number;
@@ -16,6 +18,8 @@ export interface OperationUsage {
   last: number;
   /** Requests per side that answered (`legacy`, `api2`, `gateway`). */
   readonly bySide: Map<string, number>;
+  /** Its most frequent `params` among answers below 400; empty from lines without `params` (an older log). */
+  readonly topRequests: TopRequests;
 }
 
 export interface ClientUsage {
@@ -56,6 +60,12 @@ export class UsageTally {
     if (client === undefined) return;
     this.addCounts(client, record.client!, record.operation, record.mode, 1, record.time, record.time);
     if (record.clientProgram !== undefined) this.addProgram(client, record.clientProgram, 1);
+    if (record.params !== undefined && record.status < 400) this.addRequests(client, record.operation, record.params, 1);
+  }
+
+  /** `requests` of a client and operation counted already (addCounts) that sent these `params` and were answered below 400. */
+  addRequests(client: string, operation: string, params: string, requests: number): void {
+    this.clients.get(client)?.operations.get(operation)?.topRequests.add(params, requests);
   }
 
   /** `requests` of a client counted already (addCounts) made by one client program. */
@@ -72,7 +82,7 @@ export class UsageTally {
     usage.first = Math.min(usage.first, first);
     usage.last = Math.max(usage.last, last);
     let op = usage.operations.get(operation);
-    if (!op) usage.operations.set(operation, (op = { requests: 0, first, last, bySide: new Map() }));
+    if (!op) usage.operations.set(operation, (op = { requests: 0, first, last, bySide: new Map(), topRequests: new TopRequests() }));
     op.requests += requests;
     op.first = Math.min(op.first, first);
     op.last = Math.max(op.last, last);
