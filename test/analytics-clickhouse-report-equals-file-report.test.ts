@@ -129,7 +129,7 @@ describe('the migration report counted by ClickHouse', () => {
       {
         id: '5b0e4a0c-3f6e-4c59-9a43-0d6cb1f1e001', requestId: 'r-ddl', traceId: '0af7651916cd43dd8448eb211c80319c', startedAt: 0, method: 'GET', operation: 'recipes.search', pathTemplate: '/x/{n}', form: 'canonical', versionPrefix: 'v1',
         absoluteForm: true, scheme: 'http', insecure: true, jsonBy: 'content-type', mode: 'api2', routeMode: 'canary', stepSince: 1767607000000, fallback: true, cache: 'HIT', status: 200,
-        latencyMs: 12.34, upstreamMs: 5.6, bytesIn: 10, bytesOut: 2000, client: 'aaaaaaaaaaaaaaaa', clientLabel: 'ios', clientProgram: 'RecipeBox', user: 'bbbbbbbbbbbbbbbb', deprecation: 'deprecation+sunset', error: 'none', traced: 'sampled',
+        latencyMs: 12.34, upstreamMs: 5.6, bytesIn: 10, bytesOut: 2000, client: 'aaaaaaaaaaaaaaaa', clientLabel: 'ios', clientProgram: 'RecipeBox', user: 'bbbbbbbbbbbbbbbb', params: 'title_kw=soup&pg=2', deprecation: 'deprecation+sunset', error: 'none', traced: 'sampled',
       },
       30,
       Date.parse('2026-01-05T10:00:00Z'),

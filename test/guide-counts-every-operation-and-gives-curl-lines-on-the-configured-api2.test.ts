@@ -3,9 +3,11 @@
  * every catalogued operation (each a different number of times), each operation's count equals
  * its usage lines, writes and legacy-only operations alike; each mapped operation has a curl line
  * of its api2 call on the api2 base URL of the gateway's config (or $API2_BASE_URL without it),
- * with the parameters of the operation's example request (the usage line records none of the
- * client's own, so the example is the catalogue's: this client sends it) and placeholders for the secrets: neither the api key, nor the
- * user's password, nor the hash key appears in the guide; the HTML page fits 1280 px in Chromium.
+ * made of the client's own most frequent request of that operation (its usage lines' `params`: a
+ * search for chicken, page 2, sent more often than the catalogue's example) and placeholders for
+ * the secrets: neither the api key (given in spellings the gateway reads as the key), nor the
+ * user's password, nor the hash key appears in the guide or the usage log; the HTML page fits
+ * 1280 px in Chromium.
  */
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -42,6 +44,10 @@ let log: string;
 let configFile: string;
 let api2Origin: string;
 const sent = new Map<string, number>();
+/** Per operation, how often the client sent each `METHOD target` (without its key) answered below 400. */
+const sentTargets = new Map<string, Map<string, number>>();
+/** The client's own most frequent search: its curl line must carry these parameters, mapped. */
+const OWN_SEARCH = '/recipes?title_kw=chicken&pg=2&rpp=10';
 
 async function guide(args: string[]): Promise<string> {
   const { stdout } = await run(node, [...nodeArgsOf('src/cli/report.ts'), 'guide', '--client', 'web-shop', ...args], { timeout: 120_000 });
@@ -65,15 +71,22 @@ beforeAll(async () => {
   configFile = join(dir, 'gateway.json');
   await writeFile(configFile, JSON.stringify(config));
   const gateway = await startTestGateway(legacy.origin, config);
+  const request = async (operation: string, method: string, target: string, body: object | undefined, keyName = 'api_key') => {
+    const headers: Record<string, string> = { accept: 'application/json', authorization: BASIC, ...(body ? { 'content-type': 'application/json' } : {}) };
+    const answer = await send(gateway.origin, { method, target: `${target}${target.includes('?') ? '&' : '?'}${keyName}=${KEY}`, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
+    sent.set(operation, (sent.get(operation) ?? 0) + 1);
+    if (answer.status >= 400) return; // a second delete of one item: counted, but not a request the guide shows
+    const targets = sentTargets.get(operation) ?? new Map<string, number>();
+    targets.set(`${method} ${target}`, (targets.get(`${method} ${target}`) ?? 0) + 1);
+    sentTargets.set(operation, targets);
+  };
   // Every operation, each its own number of times (1, 2 or 3), with the key and the user.
   for (const [i, operation] of OPERATION_IDS.entries()) {
     const { method, target, body } = SANDBOX_BEHAVIOUR[operation].example;
-    for (let n = 0; n <= i % 3; n++) {
-      const headers: Record<string, string> = { accept: 'application/json', authorization: BASIC, ...(body ? { 'content-type': 'application/json' } : {}) };
-      await send(gateway.origin, { method, target: `${target}${target.includes('?') ? '&' : '?'}api_key=${KEY}`, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
-      sent.set(operation, (sent.get(operation) ?? 0) + 1);
-    }
+    for (let n = 0; n <= i % 3; n++) await request(operation, method, target, body);
   }
+  // The client's own search, more often than the example, the key in spellings the gateway reads as the key.
+  for (const keyName of ['api_key', 'API_KEY', 'api%5Fkey', 'Api_Key']) await request('recipes.search', 'GET', OWN_SEARCH, undefined, keyName);
   await gateway.close();
 }, 90_000);
 
@@ -86,11 +99,17 @@ async function usageLines(): Promise<Map<string, number>> {
   return counts;
 }
 
-/** Per `### op` section: its count and its curl line. */
-function sections(markdown: string): Map<string, { requests: number; curl: string | undefined; api2: string | undefined }> {
-  const found = new Map<string, { requests: number; curl: string | undefined; api2: string | undefined }>();
+/** Per `### op` section: its count, its api2 call, the client's own request it is for, and its curl line. */
+type Section = { requests: number; curl: string | undefined; api2: string | undefined; legacy: string | undefined };
+function sections(markdown: string): Map<string, Section> {
+  const found = new Map<string, Section>();
   for (const part of markdown.split(/^### /m).slice(1)) {
-    found.set(part.slice(0, part.indexOf(':')), { requests: Number(/: (\d+) requests \(/.exec(part)?.[1]), curl: /^ {2}(curl .*)$/m.exec(part)?.[1], api2: /^- api2: `([^`]+)`/m.exec(part)?.[1] });
+    found.set(part.slice(0, part.indexOf(':')), {
+      requests: Number(/: (\d+) requests \(/.exec(part)?.[1]),
+      curl: /^ {2}(curl .*)$/m.exec(part)?.[1],
+      api2: /^- api2: `([^`]+)`/m.exec(part)?.[1],
+      legacy: /for your most frequent request `([^`]+)`/.exec(part)?.[1],
+    });
   }
   return found;
 }
@@ -115,11 +134,20 @@ describe('a guide for a client driven through every operation', () => {
       expect(curl, operation).toContain(`"${api2Origin}${target}"`);
       expect(curl, operation).toContain('-H "x-bigoven-api-key: $API2_KEY"');
     }
-    // The parameters of the request the guide's example is (the catalogue's example, which this client sent): the search's keyword and page size, a review's body.
-    expect(found.get('recipes.search')!.curl).toMatch(/title_kw=soup.*rpp=5/);
+    // Each api2 call is shown for the client's own most frequent request of that operation.
+    for (const [operation] of withCurl) {
+      const mostFrequent = [...(sentTargets.get(operation) ?? [])].sort((a, b) => b[1] - a[1])[0]?.[0];
+      expect(found.get(operation)!.legacy, operation).toBe(mostFrequent);
+    }
+    expect(found.get('recipes.search')!.legacy).toBe(`GET ${OWN_SEARCH}`);
+    // The search's own keyword, page and page size, mapped; a review's body (never logged) is the example's.
+    expect(found.get('recipes.search')!.curl).toMatch(/title_kw=chicken&pg=2&rpp=10/);
     expect(found.get('reviews.create')!.curl).toContain('--data "{\\"StarRating\\":4');
     expect(found.get('grocery.list')!.curl).toContain('-u "$API2_USER:$API2_PASSWORD"');
     for (const secret of SECRETS) expect(markdown).not.toContain(secret);
+    const logged = await readFile(log, 'utf8');
+    expect(logged).toContain('"params":"title_kw=chicken&pg=2&rpp=10"');
+    for (const secret of SECRETS) expect(logged).not.toContain(secret);
     const placeholder = await guide([log]);
     expect(sections(placeholder).get('recipes.search')!.curl).toContain('"$API2_BASE_URL/recipes?');
   }, 60_000);
@@ -135,7 +163,7 @@ describe('a guide for a client driven through every operation', () => {
     const [scrollWidth, viewport] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
     expect(scrollWidth).toBeLessThanOrEqual(viewport);
     expect(await page.locator('#api2-base-url').getAttribute('data-value')).toBe(api2Origin);
-    expect(await page.locator('tr[data-operation="recipes.search"] [data-field="curl"]').innerText()).toContain(`${api2Origin}/recipes?title_kw=soup`);
+    expect(await page.locator('tr[data-operation="recipes.search"] [data-field="curl"]').innerText()).toContain(`${api2Origin}/recipes?title_kw=chicken&pg=2&rpp=10`);
     expect(await page.locator('tr[data-operation] [data-field="requests"]').count()).toBe(OPERATION_IDS.length);
     await page.screenshot({ path: join(process.cwd(), 'artifacts', 'guide-1280.png'), fullPage: true });
   }, 60_000);

@@ -21,7 +21,8 @@ import { dateInWords } from '../src/display/time.js';
 import { clientHashLines } from '../src/report/client-hash.js';
 import { nodeHmacSha256 } from '../src/request/hmac-node.js';
 import { ingest } from '../src/report/sources/clickhouse-ingest.js';
-import { clickHouseTarget } from '../src/report/sources/clickhouse-http.js';
+import { clickHouseTarget, execute, select } from '../src/report/sources/clickhouse-http.js';
+import { createTableSql } from '../src/report/sources/clickhouse-ddl.js';
 import { startApi2Sandbox } from '../src/sandbox/api2-start.js';
 import type { SeenApi2Request } from '../src/sandbox/api2-start.js';
 import { createSandboxStores } from '../src/sandbox/shared-stores.js';
@@ -51,6 +52,8 @@ const api2Requests: SeenApi2Request[] = [];
 /** The client's requests: the sandbox's own examples of search and reviews.get (so the guide's example is what was sent), and two legacy ones. */
 const SEARCH = SANDBOX_BEHAVIOUR['recipes.search'].example.target;
 const REVIEW = SANDBOX_BEHAVIOUR['reviews.get'].example.target;
+/** The client's own search, sent more often than the example. */
+const OWN_SEARCH = '/recipes?title_kw=chicken&pg=2&rpp=10';
 
 async function guide(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
@@ -84,6 +87,8 @@ beforeAll(async () => {
     send(gateway.origin, { target: `${target}${target.includes('?') ? '&' : '?'}api_key=${key}`, headers: { accept: 'application/json', ...headers } });
   // Two builds of the client's software (User-Agent families), and calls without a User-Agent.
   for (let i = 0; i < 3; i++) expect((await get(SEARCH, 'sandbox-free-key', { 'user-agent': 'WebShop/3.1 (Linux; Android 12)' })).status).toBe(200);
+  // Its own most frequent search (the guide's curl line is made of it), the key given once in odd spellings the gateway reads as the key.
+  for (const key of ['api_key', 'API_KEY', 'api%5Fkey', 'Api_Key']) expect((await send(gateway.origin, { target: `${OWN_SEARCH}&${key}=sandbox-free-key`, headers: { accept: 'application/json' } })).status).toBe(200);
   for (let i = 0; i < 2; i++) expect((await get('/grocerylist', 'sandbox-free-key', { authorization: ALICE, 'user-agent': 'ShopSync/1.0' })).status).toBe(200);
   expect((await get(REVIEW, 'sandbox-free-key')).status).toBe(200);
   const favorite = await send(gateway.origin, { method: 'POST', target: '/favorites?api_key=sandbox-free-key', headers: { authorization: ALICE, 'content-type': 'application/json' }, body: '{"rid":7}' });
@@ -116,9 +121,9 @@ function sections(markdown: string): Map<string, { requests: number; last: strin
   return found;
 }
 
-/** What the api2 sandbox received for one path with the client's api key in its header: `METHOD target`, every one alike. */
-function recordedCall(path: string): string {
-  const calls = api2Requests.filter((r) => r.target.split('?')[0] === path && r.headers['x-bigoven-api-key'] === 'sandbox-free-key');
+/** What the api2 sandbox received for one path (and query holding `part`) with the client's api key in its header: `METHOD target`, every one alike. */
+function recordedCall(path: string, part = ''): string {
+  const calls = api2Requests.filter((r) => r.target.split('?')[0] === path && r.target.includes(part) && r.headers['x-bigoven-api-key'] === 'sandbox-free-key');
   expect(calls.length).toBeGreaterThan(0);
   expect(new Set(calls.map((c) => `${c.method} ${c.target}`)).size).toBe(1);
   return `${calls[0]!.method} ${calls[0]!.target}`;
@@ -151,7 +156,10 @@ describe('a migration guide made from a client\'s own usage', () => {
 
   it('shows for each mapped operation the api2 request the mapping actually sent, with the key header', () => {
     const found = sections(markdown);
-    expect(found.get('recipes.search')!.api2).toBe(recordedCall('/recipes'));
+    // The client's own most frequent search (4 of 7), not the example it sent 3 times.
+    expect(found.get('recipes.search')!.api2).toBe(recordedCall('/recipes', 'title_kw=chicken'));
+    expect(found.get('recipes.search')!.text).toContain(`for your most frequent request \`GET ${OWN_SEARCH}\``);
+    expect(found.get('reviews.get')!.text).toContain(`for your most frequent request \`GET ${REVIEW}\``);
     expect(found.get('reviews.get')!.api2).toBe(recordedCall('/recipe/review/82'));
     expect(found.get('recipes.search')!.text).toContain('`x-bigoven-api-key: <your api key>`');
     expect(found.get('recipes.search')!.text).toMatch(/fields lost: `Results\[\]\.QualityScore`/);
@@ -164,8 +172,14 @@ describe('a migration guide made from a client\'s own usage', () => {
     expect(markdown).toContain('The legacy interface: deprecated since 1 Dec 2026; deprecation notice: <https://developer.example.com/legacy>.');
   });
 
-  it('is the same guide from ClickHouse', async () => {
-    await ingest(clickHouseTarget(clickHouseUrl()), 'guide_usage', [log]);
+  it('is the same guide from ClickHouse, into a table made before the params field, which ingest gives its column; no row holds a secret', async () => {
+    const target = clickHouseTarget(clickHouseUrl());
+    await execute(target, createTableSql('guide_usage'));
+    await execute(target, 'ALTER TABLE guide_usage DROP COLUMN params');
+    await ingest(target, 'guide_usage', [log]);
+    const rows = JSON.stringify(await select(target, 'SELECT * FROM guide_usage'));
+    expect(rows).toContain('title_kw=chicken&pg=2&rpp=10');
+    for (const secret of ['sandbox-free-key', 'sandbox-paid-key', 'alice-pass', ALICE.slice(6)]) expect(rows).not.toContain(secret);
     const made = await guide(['--client', 'web-shop', '--config', configFile, '--clickhouse', clickHouseUrl(), '--table', 'guide_usage']);
     expect(made.code, made.stderr).toBe(0);
     const withoutSource = (text: string) => text.replace(/ \(from .*\)\.$/m, "");
@@ -194,7 +208,8 @@ describe('a migration guide made from a client\'s own usage', () => {
     expect(rows.sort()).toEqual(
       [...usage].map(([operation, { requests }]) => [operation, requests, operation === 'favorites.create' ? 'legacy-only' : 'movable']).sort(),
     );
-    expect(await page.locator('tr[data-operation="recipes.search"] [data-field="api2Request"]').innerText()).toBe(recordedCall('/recipes'));
+    expect(await page.locator('tr[data-operation="recipes.search"] [data-field="api2Request"]').innerText()).toBe(recordedCall('/recipes', 'title_kw=chicken'));
+    expect(await page.locator('tr[data-operation="recipes.search"] [data-field="legacyRequest"]').innerText()).toBe(`for your most frequent request GET ${OWN_SEARCH}`);
     expect(await page.locator('#dates').innerText()).toContain('deprecated since 1 Dec 2026');
     expect(await page.locator('#programs [data-program]').evaluateAll((spans) => spans.map((span) => [span.getAttribute('data-program'), Number(span.getAttribute('data-value'))]))).toEqual([['WebShop', 3], ['ShopSync', 2]]);
   }, 60_000);

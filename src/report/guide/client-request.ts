@@ -15,7 +15,9 @@ import type { Api2Replacement, ExampleRequest } from './api2-example.js';
 export function requestOfParams(operation: OperationId, params: string, example: ExampleRequest | undefined): ExampleRequest | undefined {
   const entry = operationById(operation);
   const method = example?.method ?? entry.forms[0]!.method;
-  const form = entry.forms.find((f) => f.method === method) ?? entry.forms[0]!;
+  // The line records no form: the request is written in the well-formed one of its method (not `/grocerylist{id}`).
+  const ofMethod = entry.forms.filter((f) => f.method === method);
+  const form = ofMethod.find((f) => f.kind !== 'malformed') ?? ofMethod[0] ?? entry.forms[0]!;
   const pairs = readPairs(params);
   const inPath = new Set(entry.params.filter((spec) => spec.in === 'path').map((spec) => spec.name));
   let missing = false;

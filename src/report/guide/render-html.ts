@@ -7,7 +7,7 @@ import { formatCount } from '../../display/format.js';
 import { html, joinHtml, raw } from '../../display/html.js';
 import type { Html } from '../../display/html.js';
 import type { Guide, GuideOperation } from './model.js';
-import { api2Where, noticePhrases } from './render-markdown.js';
+import { api2Where, noticePhrases, whose } from './render-markdown.js';
 import { dateInWords } from '../../display/time.js';
 
 // Fits 1280 px (and narrower): long paths, field names and curl lines wrap inside their cells.
@@ -23,7 +23,7 @@ function usageCells(op: GuideOperation): Html {
 function movableRow(op: GuideOperation): Html {
   const api2 = op.api2!;
   const example = api2.example
-    ? html`<code data-field="api2Request">${api2.example.request}</code><br><span class="muted">for <code>${api2.example.legacy}</code></span>${api2.example.query.length > 0 ? html`<br>query: ${codes(api2.example.query)}` : ''}${api2.example.body.length > 0 ? html`<br>JSON body: ${codes(api2.example.body)}` : ''}<br>`
+    ? html`<code data-field="api2Request">${api2.example.request}</code><br><span class="muted" data-field="legacyRequest">for ${whose(api2.example)} <code>${api2.example.legacy}</code></span>${api2.example.query.length > 0 ? html`<br>query: ${codes(api2.example.query)}` : ''}${api2.example.body.length > 0 ? html`<br>JSON body: ${codes(api2.example.body)}` : ''}<br>`
     : '';
   const losses = op.losses.length === 0 ? html`none` : html`<ul>${op.losses.map((l) => html`<li data-loss="${l.field}"><code>${l.field}</code>: the gateway fills <code>${JSON.stringify(l.fill)}</code> (${l.why})</li>`)}</ul>`;
   const differences = op.differences.length === 0 ? '' : html`<ul>${op.differences.map((d) => html`<li>${d}</li>`)}</ul>`;

@@ -29,11 +29,14 @@ function usageLine(op: GuideOperation): string {
   return `- Legacy: ${code(op.legacy)}: ${formatCount(op.requests)} requests (answered by ${sides(op)}); first used ${dateInWords(op.firstUse)}; last used ${dateInWords(op.lastUse)}`;
 }
 
+/** Whose legacy request the api2 call is shown for: the client's own most frequent one, or the catalogue's example. */
+export const whose = (example: { readonly own: boolean }): string => (example.own ? 'your most frequent request' : 'the example request');
+
 function movableSection(op: GuideOperation): string[] {
   const out = [`### ${op.operation}: ${op.summary}`, '', usageLine(op)];
   const api2 = op.api2!;
   if (api2.example) {
-    out.push(`- api2: ${code(api2.example.request)} (for the legacy request ${code(api2.example.legacy)})`);
+    out.push(`- api2: ${code(api2.example.request)} (for ${whose(api2.example)} ${code(api2.example.legacy)})`);
     if (api2.example.query.length > 0) out.push(`  - query parameters: ${api2.example.query.map(code).join(', ')}`);
     if (api2.example.body.length > 0) out.push(`  - JSON body fields: ${api2.example.body.map(code).join(', ')}`);
   }

@@ -11,6 +11,9 @@
  *   report groups by.
  * - Partitioned by UTC day: old days are dropped whole (`ALTER TABLE … DROP PARTITION`), or by a
  *   TTL (`ttlDays`, ClickHouse 19.6 and later; 18.16 has no TTL).
+ * - A table made before a field was declared gains its column: `ingest` adds the missing ones
+ *   (`addColumnsSql`) after `CREATE TABLE IF NOT EXISTS`; a new column is Nullable, so older
+ *   rows read NULL (a table a shipper made needs the same ALTER: docs/analytics-clickhouse.md).
  * - Milliseconds are a Decimal(12, 2) (the gateway writes 0.01 ms resolution): ClickHouse 18.16
  *   has no DateTime64 and parses some decimal floats one ulp off, a Decimal is exact. `time` stays
  *   epoch milliseconds in a UInt64.
@@ -67,4 +70,18 @@ export function createTableSql(table: string, options: TableOptions = {}): strin
     `CREATE TABLE IF NOT EXISTS ${table} (\n${columns}\n)\n` +
     `ENGINE = ReplacingMergeTree\nPARTITION BY ${DAY}\nORDER BY (${SORTING_KEY.join(', ')})${ttl}`
   );
+}
+
+/** The system.columns filter of a table (`db.table` or a table of the current database). */
+export function columnsQuery(table: string): string {
+  if (!isTableName(table)) throw new Error(`not a table name: ${table}`);
+  const [database, name] = table.includes('.') ? table.split('.') : [undefined, table];
+  const where = database === undefined ? 'database = currentDatabase()' : `database = '${database}'`;
+  return `SELECT name FROM system.columns WHERE ${where} AND table = '${name!}'`;
+}
+
+/** The ALTERs that give a table made before some fields were declared their columns (none when it has them all). */
+export function addColumnsSql(table: string, existing: ReadonlySet<string>): string[] {
+  if (!isTableName(table)) throw new Error(`not a table name: ${table}`);
+  return COLUMNS.filter((c) => !existing.has(c.name)).map((c) => `ALTER TABLE ${table} ADD COLUMN \`${c.name}\` ${c.type}`);
 }

@@ -1,6 +1,7 @@
 /**
  * Node-only: `npm run report -- ingest --clickhouse URL FILES...`: loads usage logs (plain or
- * gzipped, or `-` for stdin) into the ClickHouse table, creating it when it is missing. Rows go
+ * gzipped, or `-` for stdin) into the ClickHouse table, creating it when it is missing and adding
+ * the columns of fields declared since it was made (clickhouse-ddl.ts). Rows go
  * in batches (`INSERT … FORMAT JSONEachRow`), each built as UTF-8 bytes in one buffer while the
  * lines are read (no array of row strings to join and encode: less garbage to collect), one batch
  * in flight while the next is built; a failed batch is sent again (up to 3 tries), and
@@ -15,9 +16,9 @@
  */
 import { readLines } from '../read-lines.js';
 import type { BrokenLine } from '../types.js';
-import { createTableSql } from './clickhouse-ddl.js';
+import { addColumnsSql, columnsQuery, createTableSql } from './clickhouse-ddl.js';
 import type { TableOptions } from './clickhouse-ddl.js';
-import { ClickHouseError, execute, executeWithData } from './clickhouse-http.js';
+import { ClickHouseError, execute, executeWithData, select } from './clickhouse-http.js';
 import type { ClickHouseTarget } from './clickhouse-http.js';
 import { rowOfLine } from './clickhouse-rows.js';
 import type { RowKind } from './clickhouse-rows.js';
@@ -39,6 +40,8 @@ export interface IngestOutcome {
 
 export async function ingest(target: ClickHouseTarget, table: string, inputs: readonly string[], options: TableOptions = {}): Promise<IngestOutcome> {
   await execute(target, createTableSql(table, options));
+  const existing = new Set((await select(target, columnsQuery(table))).map(([name]) => String(name)));
+  for (const alter of addColumnsSql(table, existing)) await execute(target, alter);
   const outcome = { records: 0, shadowLines: 0, otherLines: 0, brokenCount: 0, broken: [] as BrokenLine[], batches: 0 };
   /** Buffers of batches sent, for the next batches (their memory is already mapped: writing into it is cheaper). */
   const spare: Buffer[] = [];
