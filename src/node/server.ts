@@ -46,8 +46,7 @@ import { startFleet } from './fleet/fleet.js';
 import { hasRolloutPlans, rolloutAdmin, rolloutMetrics, startRollout } from '../migration/rollout/node/start.js';
 import type { RolloutRunner, RolloutSnapshot } from '../migration/rollout/runner.js';
 import { Readiness } from './fleet/readiness.js';
-import { unusedConnectionsOf } from './unused-connections.js';
-import type { UnusedConnections } from './unused-connections.js';
+import { closeUnsent, unusedConnectionsOf } from './unused-connections.js';
 
 export interface RunningGateway {
   /** `http://host:port` of the plain listener. */
@@ -190,12 +189,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   });
 
   const servers: Server[] = [];
-  const unusedConnections: UnusedConnections[] = [];
   const tracker = new ListenerTracker(observer);
+  // A connection that never sent a byte, closed by a drain (unused-connections.ts): the tracker's, and the admin listener's.
+  const unusedConnections: Array<{ close(): void }> = [{ close: () => tracker.closeUnused() }];
   const nodeOptions = serverOptions(config);
   const plain = tracker.watch(createServer(nodeOptions, tracker.wrap(readiness.wrap(listener))), config, false);
   servers.push(plain);
-  unusedConnections.push(unusedConnectionsOf(plain));
   const httpOrigin = await listen(plain, config.listen.host, config.listen.port, 'http');
 
   let httpsOrigin: string | undefined;
@@ -203,7 +202,6 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     const [cert, key] = await Promise.all([readFile(config.listen.https.certFile), readFile(config.listen.https.keyFile)]);
     const secure = tracker.watch(createHttpsServer({ ...nodeOptions, cert, key }, tracker.wrap(readiness.wrap(listener))), config, true);
     servers.push(secure);
-    unusedConnections.push(unusedConnectionsOf(secure, true));
     tracker.terminateConnect = connectTerminator(isLegacyHost, config.listen.https.port, secure);
     httpsOrigin = await listen(secure, config.listen.host, config.listen.https.port, 'https');
   }
@@ -330,7 +328,7 @@ class ListenerTracker {
   /** The TCP connections, for the connection count. */
   private readonly sockets = new Set<Socket>();
   /** The sockets Node's HTTP server reads (the TLS socket on the TLS listener): their current answer. */
-  private readonly httpSockets = new Set<Duplex & { _httpMessage?: ServerResponse | null }>();
+  private readonly httpSockets = new Set<Socket & { _httpMessage?: ServerResponse | null }>();
   private inFlight = 0;
   /** The one `close` listener of every answer (`this` is the response), not closures per request. */
   private readonly answered: (this: ServerResponse) => void;
@@ -379,6 +377,11 @@ class ListenerTracker {
       const res = socket._httpMessage;
       if (res && !res.headersSent) res.shouldKeepAlive = false;
     }
+  }
+
+  /** Destroys every connection that has not sent a byte yet (on the TLS listener, counted in plain bytes once its handshake is done). */
+  closeUnused(): void {
+    closeUnsent(this.httpSockets);
   }
 
   stats(): ListenerStats {

@@ -8,20 +8,17 @@
  */
 import type { Server, Socket } from 'node:net';
 
-export interface UnusedConnections {
-  /** Destroys every connection of the listener that has not sent a byte yet. */
-  close(): void;
+/** Destroys every one of these connections that has not sent a byte yet. */
+export function closeUnsent(sockets: Iterable<{ readonly bytesRead: number; destroy(): unknown }>): void {
+  for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
 }
 
-export function unusedConnectionsOf(server: Server, tls = false): UnusedConnections {
+/** For a listener nothing else watches (the admin one; the gateway's own are ListenerTracker's): its connections to close if unsent. */
+export function unusedConnectionsOf(server: Server): { close(): void } {
   const sockets = new Set<Socket>();
-  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+  server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  return {
-    close: () => {
-      for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
-    },
-  };
+  return { close: () => closeUnsent(sockets) };
 }
