@@ -1,7 +1,8 @@
 /**
  * The build rule that keeps the core runnable on edge runtimes: the edge entry (src/edge/worker.ts,
- * which imports the whole core: src/app.ts and everything it reaches) is bundled with esbuild for
- * `platform: 'neutral'` (no Node builtins, no Node resolution), and the bundle may contain
+ * which imports the whole core: src/app.ts and everything it reaches) is bundled with esbuild as
+ * Wrangler bundles a Worker (`platform: 'browser'`: no Node builtins, packages' browser builds;
+ * test/support/edge-bundle.ts), and the bundle may contain
  *
  * - no import of a Node builtin (`node:*`, or a bare builtin name such as `fs`),
  * - no Node-only package (undici, pino and its transports, @hono/node-server, prom-client, …),
@@ -98,7 +99,7 @@ async function checkCore(entry: Entry): Promise<CoreCheck> {
 }
 
 describe('the core has no Node-only import', () => {
-  it('bundles the edge entry (and with it src/app.ts and all it imports) for a neutral platform, with no Node-only module', async () => {
+  it('bundles the edge entry (and with it src/app.ts and all it imports) as Wrangler does, with no Node-only module', async () => {
     const check = await checkCore({ file: 'src/edge/worker.ts' });
     expect(check.errors, 'unresolved modules').toEqual([]);
     expect(check.chains, 'Node-only modules reached from src/edge/worker.ts').toEqual([]);

@@ -11,12 +11,10 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
-import { build } from 'esbuild';
-import { Miniflare } from 'miniflare';
+import type { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EDGE_BUNDLE_OPTIONS } from './support/edge-bundle.js';
+import { startEdgeWorker } from './support/workerd.js';
 
-const ROOT = new URL('..', import.meta.url).pathname;
 const SEARCH = '/recipes?title_kw=soup&api_key=k';
 
 let upstream: Server;
@@ -39,26 +37,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   const legacy = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  const bundle = await build({ ...EDGE_BUNDLE_OPTIONS, entryPoints: [`${ROOT}src/edge/worker.ts`] });
   const config = {
     upstreams: { legacy: { baseUrl: legacy } },
     routes: { 'recipes.search': { cache: { ttlMs: 300, staleWhileRevalidateMs: 600_000, staleIfErrorMs: 0 } } },
     observability: { hashKey: 'edge-background-test-key' },
   };
-  mf = new Miniflare({
-    modules: true,
-    script: bundle.outputFiles[0]?.text ?? '',
-    compatibilityDate: '2025-07-01',
-    host: '127.0.0.1',
-    port: 0,
-    bindings: { GATEWAY_CONFIG: JSON.stringify(config) },
-    outboundService: { network: { allow: ['local'] } },
-    handleRuntimeStdio(stdout, stderr) {
-      stdout.resume();
-      stderr.resume();
-    },
-  });
-  origin = (await mf.ready).origin;
+  ({ mf, origin } = await startEdgeWorker(config));
 }, 60_000);
 afterAll(async () => {
   await mf?.dispose();

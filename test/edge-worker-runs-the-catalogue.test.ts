@@ -3,7 +3,7 @@
  * runtime, and answers the catalogue's operations like the Node gateway does.
  *
  * What runs where:
- * - src/edge/worker.ts is bundled with esbuild (`platform: 'neutral'`, no Node builtins) and
+ * - src/edge/worker.ts is bundled with esbuild as Wrangler bundles it (test/support/edge-bundle.ts, no Node builtins) and
  *   started by miniflare in a real workerd process, with no compatibility flag (no nodejs_compat).
  *   Its config is the `GATEWAY_CONFIG` binding (JSON text), its upstream client is fetch, its
  *   usage log is console.log, read here from workerd's stdout.

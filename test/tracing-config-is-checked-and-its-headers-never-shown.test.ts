@@ -1,8 +1,8 @@
 /**
  * `observability.tracing` as an operator meets it: `--check-config` refuses an export without an
  * endpoint, a bad protocol, a ratio past 1, an unknown kept kind, naming each key, and never echoes
- * the export headers (a backend's API key); a valid one passes; /admin/config shows them redacted;
- * the edge Worker refuses tracing at start (not available there yet: docs/tracing.md).
+ * the export headers (a backend's API key); a valid one passes; /admin/config shows them redacted.
+ * (The edge Worker exports too: test/edge-exports-kept-traces-to-an-otlp-receiver-from-workerd.test.ts.)
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,6 @@ import { describe, expect, it } from 'vitest';
 import { configView } from '../src/admin/config-and-traffic.js';
 import { parseConfig } from '../src/config/schema.js';
 import { runGateway } from './support/run-script.js';
-import { buildEdgeGateway } from '../src/edge/worker.js';
 
 const SECRET = 'honeycomb-key-0123456789';
 const base = { listen: { host: '127.0.0.1', port: 0 }, upstreams: { legacy: { baseUrl: 'http://127.0.0.1:9' } } };
@@ -50,15 +49,5 @@ describe('/admin/config', () => {
     expect(shown).not.toContain(SECRET);
     expect(shown).toContain('"x-honeycomb-team":"[redacted]"');
     expect(parsed.config.observability.tracing.headers['x-honeycomb-team'], 'the config itself keeps it for the exporter').toBe(SECRET);
-  });
-});
-
-describe('the edge', () => {
-  it('refuses tracing at start, naming the key, rather than exporting nothing', () => {
-    const built = buildEdgeGateway({ GATEWAY_CONFIG: JSON.stringify({ upstreams: { legacy: { baseUrl: 'https://legacy.example.com' } }, observability: { tracing: { enabled: true, endpoint: 'https://otel.example.com/v1/traces', headers: { 'x-honeycomb-team': SECRET } } } }) });
-    expect(built.ok).toBe(false);
-    const errors = built.ok ? [] : built.errors;
-    expect(errors.join('\n')).toContain('observability.tracing: is not supported on the edge');
-    expect(errors.join('\n')).not.toContain(SECRET);
   });
 });

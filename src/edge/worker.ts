@@ -1,6 +1,7 @@
 /**
  * The edge entry (Cloudflare Workers / workerd, module syntax): the same core app as on Node, with
- * fetch as its upstream client and the usage log on the console. Bindings: `GATEWAY_CONFIG` (the
+ * fetch as its upstream client, the usage log on the console, and kept traces exported over OTLP
+ * in the request's deferred work (trace-export.ts). Bindings: `GATEWAY_CONFIG` (the
  * config document as JSON) and the optional secret `GATEWAY_HASH_KEY` (observability.hashKey).
  * What differs from Node, and why `caFile` and `trustedProxies` are refused: docs/deploy.md (Edge).
  *
@@ -19,6 +20,7 @@ import type { UpstreamClient } from '../upstream/types.js';
 import { createConsoleSink, edgeOrigin, logLine } from './log.js';
 import type { LogWriter } from './log.js';
 import { edgeRuntime } from './runtime.js';
+import { createEdgeTracer } from './trace-export.js';
 
 export interface EdgeEnv {
   readonly GATEWAY_CONFIG?: unknown;
@@ -65,10 +67,6 @@ export function buildEdgeGateway(env: EdgeEnv, write: LogWriter = (line) => cons
   if (config.trustedProxies.length > 0) {
     errors.push(`GATEWAY_CONFIG: trustedProxies: must be empty on the edge: the platform gives the client's address (CF-Connecting-IP) and scheme (the request URL); no proxy sits between it and the Worker`);
   }
-  if (config.observability.tracing.enabled) {
-    // OpenTelemetry's OTLP serializer package pulls Node modules into a neutral bundle (docs/tracing.md, "On the edge").
-    errors.push('GATEWAY_CONFIG: observability.tracing: is not supported on the edge yet (docs/tracing.md); export spans from the Node gateway');
-  }
   if (errors.length > 0) return { ok: false, errors };
   if (isObject(input) && 'listen' in input) notes.push('listen is ignored on the edge: the platform listens and terminates TLS');
   const log = config.observability.log;
@@ -86,11 +84,14 @@ export function buildEdgeGateway(env: EdgeEnv, write: LogWriter = (line) => cons
   const api2 = config.upstreams.api2 ? upstream('api2', config.upstreams.api2.baseUrl) : undefined;
   const writeLog: LogWriter = log.destination === 'stderr' ? (line) => console.error(line) : write;
   const tier = edgeTier(config, notes);
+  const origin = edgeOrigin(config.observability.instance, configText(env.GATEWAY_CONFIG));
+  const tracer = createEdgeTracer(config.observability.tracing, origin.instance, { legacy: config.upstreams.legacy.baseUrl, api2: config.upstreams.api2?.baseUrl });
   const app = createGatewayApp({
     config,
     upstreams: api2 ? { legacy, api2 } : { legacy },
     runtime: edgeRuntime,
-    onRecord: createConsoleSink(log, writeLog, edgeOrigin(config.observability.instance, configText(env.GATEWAY_CONFIG))),
+    onRecord: createConsoleSink(log, writeLog, origin),
+    tracer,
     ...(tier ? { shared: { searchCache: createSearchCache(config, edgeRuntime.hmacSha256, { tier, hashKey: config.observability.hashKey }) } } : {}),
   });
   return { ok: true, app, config, notes, tier };

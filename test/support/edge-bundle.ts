@@ -1,7 +1,9 @@
 /**
- * How the edge entry is bundled for edge runtimes (workerd): a neutral-platform ESM bundle with the
- * worker conditions. The build-rule test checks this bundle for Node-only imports and the workerd
- * test runs it, so both must bundle the same way: they take these options from here.
+ * How the edge entry is bundled for edge runtimes (workerd), as Wrangler bundles a Worker: an ESM
+ * bundle on esbuild's `browser` platform (Wrangler's default: a package's `browser` field picks its
+ * builds without Node modules, as OpenTelemetry's packages need) with the worker conditions. The
+ * build-rule test checks this bundle for Node-only imports and the workerd tests run it, so both
+ * must bundle the same way: they take these options from here.
  */
 import type { BuildOptions } from 'esbuild';
 
@@ -9,8 +11,7 @@ export const EDGE_BUNDLE_OPTIONS = {
   bundle: true,
   write: false,
   format: 'esm',
-  platform: 'neutral',
+  platform: 'browser',
   conditions: ['workerd', 'worker', 'browser'],
-  mainFields: ['module', 'main'],
   logLevel: 'silent',
 } as const satisfies BuildOptions;
