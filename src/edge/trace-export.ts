@@ -19,14 +19,14 @@ import type { SpanSender, Tracer } from '../observability/tracing/tracer.js';
 import type { SpanSource } from '../observability/tracing/spans-of-record.js';
 
 /** OTLP/HTTP over `fetch`: the serializer's bytes, the protocol's content type, the configured headers; rejects unless the receiver took them (2xx). */
-export function fetchSender(config: TracingConfig, send: typeof fetch = fetch): SpanSender {
+export function fetchSender(config: TracingConfig): SpanSender {
   const json = config.protocol === 'http/json';
   const serializer = json ? JsonTraceSerializer : ProtobufTraceSerializer;
   const headers = { ...config.headers, 'content-type': json ? 'application/json' : 'application/x-protobuf' };
   return async (spans) => {
     const body = serializer.serializeRequest(spans);
     if (body === undefined) throw new Error('the spans could not be serialized');
-    const answer = await send(config.endpoint!, { method: 'POST', headers, body: body as Uint8Array<ArrayBuffer>, signal: AbortSignal.timeout(config.timeoutMs) });
+    const answer = await fetch(config.endpoint!, { method: 'POST', headers, body: body as Uint8Array<ArrayBuffer>, signal: AbortSignal.timeout(config.timeoutMs) });
     await answer.body?.cancel();
     if (!answer.ok) throw new Error(`the receiver answered ${answer.status}`);
   };

@@ -41,7 +41,8 @@ export function requestOfParams(operation: OperationId, params: string, example:
 export async function replacementFor(operation: OperationId, ranked: readonly string[], example: ExampleRequest | undefined): Promise<Api2Replacement | undefined> {
   for (const params of ranked) {
     const own = requestOfParams(operation, params, example);
-    const replacement = own ? await api2Replacement(operation, own) : undefined;
+    if (own === undefined) continue; // a path parameter left out of the line (it held a secret): the next one
+    const replacement = await api2Replacement(operation, own);
     if (replacement === undefined) return undefined;
     if (replacement.example) return replacement;
   }
