@@ -11,7 +11,7 @@ import { SANDBOX_BEHAVIOUR } from '../src/sandbox/behaviour.js';
 const example = SANDBOX_BEHAVIOUR['reviews.get'].example;
 
 describe("a guide's api2 call for reviews.get (GET /review/{id})", () => {
-  it('skips the most frequent params without the id for the next one, the client's own', async () => {
+  it("skips the most frequent params without the id for the next one, the client's own", async () => {
     const replacement = await replacementFor('reviews.get', ['', 'id=31'], example);
     expect(replacement?.example).toMatchObject({ own: true, legacy: 'GET /review/31' });
   });
