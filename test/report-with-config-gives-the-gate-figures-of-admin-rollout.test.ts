@@ -21,6 +21,8 @@ import { waitFor } from './support/wait.js';
 const cleanup = closedAfterEachTest();
 const PLAN_TO_25: RolloutPlanInput = { ...PLAN, steps: ['shadow', 5, 25] };
 const FIGURES = ['gate', 'outcome', 'bound', 'samples', 'adverse', 'lower', 'upper', 'confidence', 'needed', 'toPass'] as const;
+/** How long the live figures stay unchanged before they are compared: past a shadow comparison's deadline (3 s, the config's default). */
+const STILL_MS = 4_000;
 const figures = (gate: GateResult) => Object.fromEntries(FIGURES.map((name) => [name, gate[name]]));
 
 it('the report with the config judges every operation on its plan and prints the figures /admin/rollout shows', async () => {
@@ -34,10 +36,19 @@ it('the report with the config judges every operation on its plan and prints the
   } finally {
     await load.stop();
   }
-  // The runner judges the step once more after the last line: both then see the same lines.
-  const before = snapshot(gateway).operations.find((o) => o.operation === 'recipes.search')?.judged?.time;
-  await waitFor(() => snapshot(gateway).operations.find((o) => o.operation === 'recipes.search')?.judged?.time !== before, 5_000, 'an evaluation');
-  await new Promise((resolve) => setTimeout(resolve, EVALUATION_MS * 3));
+  // The runner judges the step again after the last line, the shadow comparisons still in flight
+  // included (on a loaded machine one may end seconds after the traffic, and one that ended while
+  // the gateway closed would be in the log alone): the figures are read once they have not moved
+  // for STILL_MS, longer than a comparison's deadline, so both sides see the same lines.
+  const judgedNow = () => snapshot(gateway).operations.find((o) => o.operation === 'recipes.search')?.judged;
+  const stepFigures = () => JSON.stringify((judgedNow()?.gates ?? []).filter((g) => g.window === 'step').map(figures));
+  let last = stepFigures();
+  let stillSince = Date.now();
+  await waitFor(() => {
+    const now = stepFigures();
+    if (now !== last) [last, stillSince] = [now, Date.now()];
+    return Date.now() - stillSince >= STILL_MS;
+  }, 30_000, `the step's figures unchanged for ${STILL_MS} ms`);
   const live = snapshot(gateway).operations.find((o) => o.operation === 'recipes.search')!;
   const liveGates = (live.judged?.gates ?? []).filter((g) => g.window === 'step');
   expect(liveGates.length).toBeGreaterThan(0);
