@@ -32,7 +32,6 @@ import type { Api2SearchQuery, GroceryBody, ReviewBody, SearchFilter } from './a
 import { listVersionGuid, reviewIdOfGuid, toApi2GroceryItem, toApi2Review, toRecipeInfox, toShoppingListLine } from './api2-records.js';
 import type { Sent } from './api2-records.js';
 import type { GroceryList, RecipeInfox, RecipeSearchResult, Review, ShoppingListLine } from '../../mappings/api2-schemas.js';
-import { recipeFilter } from './dataset/recipe-search.js';
 
 export type Api2Result<T> =
   | { readonly ok: true; readonly value: T }
@@ -63,11 +62,7 @@ export class Api2Store extends DatasetStore {
     } else {
       candidates = [...this.recipes.values()].filter((r) => !r.isPrivate && !r.hideFromPublicSearch);
     }
-    const filter = recipeFilter(query);
-    const matches = candidates.filter((r) => {
-      const text = this.searchText.get(r.id);
-      return text !== undefined && filter(r, text);
-    });
+    const matches = this.searchMatches(candidates, query);
     const start = (query.page - 1) * query.perPage;
     return ok({
       ResultCount: matches.length,

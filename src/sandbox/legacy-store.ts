@@ -27,7 +27,6 @@ import { avatarUrl48, guidFromCounter, toRecipeDetail, toRecipeInfo } from './da
 import type { MakeAgain, NeutralGroceryItem, NeutralRecipe, NeutralReview } from './dataset/dataset.js';
 import { DatasetStore } from './dataset/dataset-store.js';
 import type { DatasetList, DatasetStoreOptions, Mutable } from './dataset/dataset-store.js';
-import { recipeFilter } from './dataset/recipe-search.js';
 
 export type StoreResult<T> =
   | { readonly ok: true; readonly value: T }
@@ -78,13 +77,8 @@ export class LegacyStore extends DatasetStore {
   // ------------------------------------------------------------ recipes
 
   search(query: SearchQuery, viewerId: number | null): RecipeSearchResult {
-    const filter = recipeFilter({ ...query, categories: query.category ? [query.category] : undefined });
-    const matches: NeutralRecipe[] = [];
-    for (const recipe of this.recipes.values()) {
-      if (recipe.isPrivate || recipe.hideFromPublicSearch) continue;
-      const text = this.searchText.get(recipe.id);
-      if (text !== undefined && filter(recipe, text)) matches.push(recipe);
-    }
+    const candidates = [...this.recipes.values()].filter((r) => !r.isPrivate && !r.hideFromPublicSearch);
+    const matches = this.searchMatches(candidates, { ...query, categories: query.category ? [query.category] : undefined });
     const perPage = query.perPage ?? 10;
     const start = ((query.page ?? 1) - 1) * perPage;
     return this.resultOf(matches, matches.slice(start, start + perPage), viewerId);

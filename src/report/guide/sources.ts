@@ -6,12 +6,11 @@
  */
 import { parseLine } from '../parse-record.js';
 import { readLines } from '../read-lines.js';
-import { select, sqlString } from '../sources/clickhouse-http.js';
+import { select, sqlString, tableColumns } from '../sources/clickhouse-http.js';
 import type { ClickHouseTarget } from '../sources/clickhouse-http.js';
 import { UsageTally } from './usage.js';
 import type { GuideFilter } from './usage.js';
 import { TOP_REQUESTS_KEPT } from './top-requests.js';
-import { columnsQuery } from '../sources/clickhouse-ddl.js';
 
 export async function usageFromFiles(inputs: readonly string[], filter: GuideFilter): Promise<UsageTally> {
   const tally = new UsageTally(filter);
@@ -48,8 +47,7 @@ GROUP BY who, clientProgram`,
   for (const [who, program, n] of programs) tally.addProgram(String(who), String(program), Number(n));
   // Each client's most frequent params per operation, as many as the file tally keeps, ranked alike (TopRequests.ranked);
   // none from a table made before the field (a shipper's: ingest adds the column), as from older log lines.
-  const columns = new Set((await select(target, columnsQuery(table))).map(([name]) => String(name)));
-  if (!columns.has('params')) return tally;
+  if (!(await tableColumns(target, table)).has('params')) return tally;
   const requests = await select(
     target,
     `SELECT ifNull(clientLabel, client) AS who, operation, params, count() AS n FROM ${table}

@@ -72,14 +72,6 @@ export function createTableSql(table: string, options: TableOptions = {}): strin
   );
 }
 
-/** The system.columns filter of a table (`db.table` or a table of the current database). */
-export function columnsQuery(table: string): string {
-  if (!isTableName(table)) throw new Error(`not a table name: ${table}`);
-  const [database, name] = table.includes('.') ? table.split('.') : [undefined, table];
-  const where = database === undefined ? 'database = currentDatabase()' : `database = '${database}'`;
-  return `SELECT name FROM system.columns WHERE ${where} AND table = '${name!}'`;
-}
-
 /** The ALTERs that give a table made before some fields were declared their columns (none when it has them all). */
 export function addColumnsSql(table: string, existing: ReadonlySet<string>): string[] {
   if (!isTableName(table)) throw new Error(`not a table name: ${table}`);

@@ -8,6 +8,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isTableName } from './clickhouse-ddl.js';
 
 export class ClickHouseError extends Error {}
 
@@ -89,6 +90,15 @@ export async function select(target: ClickHouseTarget, sql: string): Promise<unk
   } catch {
     throw new ClickHouseError(`ClickHouse at ${target.shown} answered something that is not JSON (is it ClickHouse's HTTP port?)`);
   }
+}
+
+/** The column names of a table (`db.table`, or a table of the current database), from system.columns; empty when it does not exist. */
+export async function tableColumns(target: ClickHouseTarget, table: string): Promise<Set<string>> {
+  if (!isTableName(table)) throw new Error(`not a table name: ${table}`);
+  const [database, name] = table.includes('.') ? table.split('.') : [undefined, table];
+  const where = database === undefined ? 'database = currentDatabase()' : `database = ${sqlString(database)}`;
+  const rows = await select(target, `SELECT name FROM system.columns WHERE ${where} AND table = ${sqlString(name!)}`);
+  return new Set(rows.map(([column]) => String(column)));
 }
 
 function unreachable(target: ClickHouseTarget, error: unknown): string {

@@ -16,9 +16,9 @@
  */
 import { readLines } from '../read-lines.js';
 import type { BrokenLine } from '../types.js';
-import { addColumnsSql, columnsQuery, createTableSql } from './clickhouse-ddl.js';
+import { addColumnsSql, createTableSql } from './clickhouse-ddl.js';
 import type { TableOptions } from './clickhouse-ddl.js';
-import { ClickHouseError, execute, executeWithData, select } from './clickhouse-http.js';
+import { ClickHouseError, execute, executeWithData, tableColumns } from './clickhouse-http.js';
 import type { ClickHouseTarget } from './clickhouse-http.js';
 import { rowOfLine } from './clickhouse-rows.js';
 import type { RowKind } from './clickhouse-rows.js';
@@ -40,8 +40,7 @@ export interface IngestOutcome {
 
 export async function ingest(target: ClickHouseTarget, table: string, inputs: readonly string[], options: TableOptions = {}): Promise<IngestOutcome> {
   await execute(target, createTableSql(table, options));
-  const existing = new Set((await select(target, columnsQuery(table))).map(([name]) => String(name)));
-  for (const alter of addColumnsSql(table, existing)) await execute(target, alter);
+  for (const alter of addColumnsSql(table, await tableColumns(target, table))) await execute(target, alter);
   const outcome = { records: 0, shadowLines: 0, otherLines: 0, brokenCount: 0, broken: [] as BrokenLine[], batches: 0 };
   /** Buffers of batches sent, for the next batches (their memory is already mapped: writing into it is cheaper). */
   const spare: Buffer[] = [];

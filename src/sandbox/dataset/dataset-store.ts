@@ -9,6 +9,8 @@
 import { planOfKey, sandboxLogin } from './dataset.js';
 import type { NeutralRecipe, NeutralReview, Plan, ReviewStats, SandboxDataset, SandboxUser } from './dataset.js';
 import { SandboxData } from './sandbox-data.js';
+import { recipeFilter } from './recipe-search.js';
+import type { RecipeFilters } from './recipe-search.js';
 import type { DatasetList, Mutable } from './sandbox-data.js';
 
 export type { DatasetList, Mutable } from './sandbox-data.js';
@@ -38,6 +40,17 @@ export abstract class DatasetStore {
   }
   protected get searchText() {
     return this.data.searchText;
+  }
+
+  /** The candidates that pass the search filters (recipe-search.ts), in their order: the filter made once per search. */
+  protected searchMatches(candidates: Iterable<NeutralRecipe>, filters: RecipeFilters): NeutralRecipe[] {
+    const filter = recipeFilter(filters);
+    const matches: NeutralRecipe[] = [];
+    for (const recipe of candidates) {
+      const text = this.searchText.get(recipe.id);
+      if (text !== undefined && filter(recipe, text)) matches.push(recipe);
+    }
+    return matches;
   }
   protected get reviews() {
     return this.data.reviews;
