@@ -40,16 +40,26 @@ export function createIdentifier(hmac: HmacSha256, hashKey: string, labels: Read
   };
 }
 
+/** A secret shorter than this is not looked for in what a log keeps (it would match by chance). */
+const SHORTEST_SECRET_LOOKED_FOR = 3;
+
 /**
- * A path template with every segment that holds one of the request's secrets (a client that put
- * its key in a path) replaced by `{secret}`: each `api_key` value of the query (a client may send
- * several), and the Basic user name and password.
+ * The request's secrets, lower-cased, that a logged text must not hold: each `api_key` value of the
+ * query (a client may send several), and the Basic user name and password; the shortest left out.
  */
-export function scrubTemplate(template: string, credentials: Pick<Credentials, 'apiKeys' | 'user'>): string {
+export function secretsLookedFor(credentials: Pick<Credentials, 'apiKeys' | 'user'>): string[] {
   const secrets = credentials.apiKeys.map((key) => key.toLowerCase());
   const basic = credentials.user;
   if (basic) secrets.push(basic.user.toLowerCase(), basic.password.toLowerCase());
-  const usable = secrets.filter((secret) => secret.length >= 3);
+  return secrets.filter((secret) => secret.length >= SHORTEST_SECRET_LOOKED_FOR);
+}
+
+/**
+ * A path template with every segment that holds one of the request's secrets (a client that put
+ * its key in a path) replaced by `{secret}` (secretsLookedFor).
+ */
+export function scrubTemplate(template: string, credentials: Pick<Credentials, 'apiKeys' | 'user'>): string {
+  const usable = secretsLookedFor(credentials);
   if (usable.length === 0) return template;
   return template
     .split('/')

@@ -11,27 +11,23 @@
  * any other name a client invents (`password=`); the legacy interface has no credential parameter,
  * and the Basic credentials travel in a header. A declared parameter whose value holds one of the
  * request's secrets (3 characters or more: an api key, the Basic user name or password; a client
- * that typed one into a field) is left out, as `pathTemplate` leaves such a segment out (identity.ts). At most 256 characters
+ * that typed one into a field) is left out, as `pathTemplate` leaves such a segment out (identity.ts `secretsLookedFor`). At most 256 characters
  * (the text is ASCII: as many bytes), cut before the first pair that would not fit. Empty when
  * the URL gave none.
  */
 import type { RouteMatch } from '../catalogue/route-table.js';
 import { remembered, rememberedPer } from '../hot-path.js';
 import type { Credentials } from './credentials.js';
+import { secretsLookedFor } from './identity.js';
 import { encodeFormComponent } from './pairs.js';
 import type { Pair } from './pairs.js';
 
 /** The longest `params` text written. */
 export const MAX_LOGGED_PARAMS = 256;
 
-/** A secret shorter than this is not looked for in values (it would match by chance), as in identity.ts. */
-const SHORTEST_SECRET_LOOKED_FOR = 3;
-
 /** The `params` of a request: its declared URL parameters as text, secrets out, bounded. */
 export function paramsText(match: RouteMatch, pairs: readonly Pair[], credentials: Pick<Credentials, 'apiKeys' | 'user'>): string {
-  const secrets = credentials.apiKeys.map((key) => key.toLowerCase());
-  if (credentials.user) secrets.push(credentials.user.user.toLowerCase(), credentials.user.password.toLowerCase());
-  const looked = secrets.filter((secret) => secret.length >= SHORTEST_SECRET_LOOKED_FOR);
+  const looked = secretsLookedFor(credentials);
   const holdsSecret = (value: string): boolean => looked.length > 0 && looked.some((secret) => value.toLowerCase().includes(secret));
   let text = '';
   for (const spec of match.operation.params) {
