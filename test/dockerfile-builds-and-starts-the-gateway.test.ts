@@ -329,12 +329,13 @@ describe('Dockerfile replayed without an engine', () => {
 
   it('refuses to start without its config file (never falls back to the sandbox); --check-config validates it', async () => {
     const missing = startImageCommand({ GATEWAY_CONFIG: join(work, 'not-mounted.json'), PORT: String(await freePort()) });
-    const code = await new Promise<number | null>((resolve) => missing.child.once('exit', (c) => resolve(c)));
+    // 'close': exited, and its output read to the end ('exit' may come before the last of it).
+    const code = await new Promise<number | null>((resolve) => missing.child.once('close', (c) => resolve(c)));
     expect(code).toBe(1);
     expect(missing.output()).toMatch(/not-mounted\.json: cannot be read/);
 
     const checked = startImageCommand({ GATEWAY_CONFIG: configFile }, ['--check-config']);
-    expect(await new Promise((resolve) => checked.child.once('exit', (c) => resolve(c)))).toBe(0);
+    expect(await new Promise((resolve) => checked.child.once('close', (c) => resolve(c)))).toBe(0);
     expect(checked.output()).toContain('valid');
   }, 30_000);
 

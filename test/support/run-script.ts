@@ -24,8 +24,9 @@ export interface RunOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly timeoutMs: number;
   /**
-   * `exit` (default): done when the child exits. `close`: done once every process holding its
-   * output has closed it too (a shell's background children included).
+   * `exit` (default): done when the child has exited and its output is read to the end (at most 2 s
+   * more if its own children still hold it). `close`: done once every process holding its output has
+   * closed it too (a shell's background children included).
    */
   readonly until?: 'exit' | 'close';
 }
@@ -50,10 +51,15 @@ export function runBounded(command: string, args: readonly string[], options: Ru
       clearTimeout(timer);
       reject(error);
     });
-    child.once(options.until ?? 'exit', (code: number | null) => {
+    const done = (code: number | null): void => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr, output });
-    });
+    };
+    child.once('close', done);
+    // 'exit' can come before the last of the output has been read (Node's docs: the stdio streams may
+    // still be open): a `--help` once read as empty on a busy machine. So the output is read to its
+    // end, unless the child's own children still hold it 2 s after the child exited.
+    if ((options.until ?? 'exit') === 'exit') child.once('exit', (code: number | null) => setTimeout(() => done(code), 2_000).unref());
   });
 }
 

@@ -101,7 +101,7 @@ export interface MainChild {
   readonly child: ChildProcessByStdio<null, Readable, Readable>;
   /** stdout and stderr together, in the order they arrived. */
   output(): string;
-  /** How it exited, and when (Date.now()). */
+  /** How it exited, and when (Date.now()); resolved once its output is read to the end. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
 }
 
@@ -122,8 +122,12 @@ export function mainChildrenKilledAfterEach(): (configFile: string, ready: RegEx
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    // When it exited, told once its output is read to the end ('close'; 'exit' may come first).
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+      child.once('exit', (code, signal) => {
+        const at = Date.now();
+        child.once('close', () => resolve({ code, signal, at }));
+      }),
     );
     await waitFor(() => ready.test(output) || child.exitCode !== null, timeoutMs, 'the gateway listening');
     return { child, output: () => output, exited };
