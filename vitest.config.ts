@@ -30,6 +30,15 @@ const OWNS_THE_MACHINE = [
 const SIDE_BY_SIDE_WORKERS = Math.max(4, availableParallelism() * 2);
 
 /**
+ * A worker keeps its modules from one file to the next (Vitest's `isolate: false`): importing the
+ * gateway's module graph afresh for each of some 180 files cost about 120 of the suite's 760 CPU
+ * seconds (measured 2026-11-28: 764 → 643 CPU-s, 7 min 14 s → 6 min 13 s). Sound because the
+ * product's modules hold no state beyond constants and pure, bounded memos, and a test file leaves
+ * no global behind: no environment variable set, every spy restored, every server it started stopped.
+ * The files that own the machine keep their fresh module graph: two of them measure the heap.
+ */
+
+/**
  * The files that take longest (a minute or more on two busy cores) start first, so that on a fresh
  * clone, with no timings cached, none of them starts last and runs on alone. Vitest orders by the
  * last run's timings when it has them; this list only puts these ahead of the rest.
@@ -85,6 +94,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: OWNS_THE_MACHINE,
           maxWorkers: SIDE_BY_SIDE_WORKERS,
+          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },
