@@ -52,17 +52,17 @@ export class Api2Store extends DatasetStore {
   // ------------------------------------------------------------ recipes
 
   search(query: Api2SearchQuery, viewerId: number | null): Api2Result<Sent<typeof RecipeSearchResult>> {
-    let candidates: NeutralRecipe[];
+    let matches: readonly NeutralRecipe[];
     if (query.filter) {
       if (viewerId === null) return fail(403, `filter=${query.filter} needs the user's credentials (HTTP Basic).`);
-      candidates = [...this.listOf(LISTS[query.filter], viewerId)].flatMap((id) => {
+      const candidates = [...this.listOf(LISTS[query.filter], viewerId)].flatMap((id) => {
         const recipe = this.visibleRecipe(id, viewerId);
         return recipe ? [recipe] : [];
       });
+      matches = this.searchMatches(candidates, query);
     } else {
-      candidates = [...this.recipes.values()].filter((r) => !r.isPrivate && !r.hideFromPublicSearch);
+      matches = this.publicMatches(query);
     }
-    const matches = this.searchMatches(candidates, query);
     const start = (query.page - 1) * query.perPage;
     return ok({
       ResultCount: matches.length,

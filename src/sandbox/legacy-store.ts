@@ -77,8 +77,7 @@ export class LegacyStore extends DatasetStore {
   // ------------------------------------------------------------ recipes
 
   search(query: SearchQuery, viewerId: number | null): RecipeSearchResult {
-    const candidates = [...this.recipes.values()].filter((r) => !r.isPrivate && !r.hideFromPublicSearch);
-    const matches = this.searchMatches(candidates, { ...query, categories: query.category ? [query.category] : undefined });
+    const matches = this.publicMatches({ ...query, categories: query.category ? [query.category] : undefined });
     const perPage = query.perPage ?? 10;
     const start = ((query.page ?? 1) - 1) * perPage;
     return this.resultOf(matches, matches.slice(start, start + perPage), viewerId);

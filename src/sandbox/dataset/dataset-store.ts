@@ -23,6 +23,8 @@ export interface DatasetStoreOptions {
   readonly now?: () => number;
 }
 
+const PUBLIC_SEARCHES_KEPT = 256;
+
 export abstract class DatasetStore {
   protected readonly now: () => number;
   protected readonly data: SandboxData;
@@ -41,6 +43,28 @@ export abstract class DatasetStore {
   protected get searchText() {
     return this.data.searchText;
   }
+
+  /**
+   * The recipes a search without a user's list sees (neither private nor hidden from search) that
+   * pass the filters, in their order. Remembered per filters: the recipes never change once loaded
+   * (writes touch reviews, lists and grocery items), and the demo's traffic repeats its searches;
+   * at most PUBLIC_SEARCHES_KEPT, then all forgotten at once.
+   */
+  protected publicMatches(filters: RecipeFilters): readonly NeutralRecipe[] {
+    // Every filter in the key: a filter added to RecipeFilters and not here does not compile.
+    const { titleKw, anyKw, categories, cuisine, photos, includeIng, excludeIng } = filters;
+    const key = JSON.stringify({ titleKw, anyKw, categories, cuisine, photos, includeIng, excludeIng } satisfies Required<Record<keyof RecipeFilters, unknown>>);
+    let matches = this.publicSearches.get(key);
+    if (matches === undefined) {
+      if (this.publicSearches.size >= PUBLIC_SEARCHES_KEPT) this.publicSearches.clear();
+      this.publicRecipes ??= [...this.recipes.values()].filter((r) => !r.isPrivate && !r.hideFromPublicSearch);
+      matches = this.searchMatches(this.publicRecipes, filters);
+      this.publicSearches.set(key, matches);
+    }
+    return matches;
+  }
+  private publicRecipes: NeutralRecipe[] | undefined;
+  private readonly publicSearches = new Map<string, readonly NeutralRecipe[]>();
 
   /** The candidates that pass the search filters (recipe-search.ts), in their order: the filter made once per search. */
   protected searchMatches(candidates: Iterable<NeutralRecipe>, filters: RecipeFilters): NeutralRecipe[] {
