@@ -1,9 +1,16 @@
 /**
- * Issue 45 item 4, one set of numbers: a real gateway drives a rollout of recipes.search on its
- * plan's (wide) gates; once traffic has stopped and the runner has judged the step again, the
+ * Issue 45 item 4, one set of numbers: a real gateway judges a rollout of recipes.search at 25 % on
+ * its plan's (wide) gates; once traffic has stopped and the runner has judged the step again, the
  * report on the gateway's usage log, given the plans of its config (`--config`), gives each gate of
  * the step the figures /admin/rollout gives (n, k, outcome, bounds, needed, to pass). Without the
  * plans, the report says it judged on the default plans' gates.
+ *
+ * The plan starts at 25 % (one step, no move while requests are in flight): a request or comparison
+ * in flight across a move is counted live in the step it completed in and by the report in the step
+ * it arrived in (docs/rollout.md, known limit). Under load a comparison straddled the move to 25 %
+ * and the two counts differed by one (77 and 78) in one run in four; and an answer made at a
+ * bucket's edge was counted on either side of it (test/usage-line-and-live-counters-count-an-
+ * answer-at-one-instant.test.ts).
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +26,7 @@ import { EVALUATION_MS, PLAN, positionOf, snapshot, startRolloutRig, traffic, un
 import { waitFor } from './support/wait.js';
 
 const cleanup = closedAfterEachTest();
-const PLAN_TO_25: RolloutPlanInput = { ...PLAN, steps: ['shadow', 5, 25] };
+const AT_25: RolloutPlanInput = { ...PLAN, steps: [25] };
 const FIGURES = ['gate', 'outcome', 'bound', 'samples', 'adverse', 'lower', 'upper', 'confidence', 'needed', 'toPass'] as const;
 /** How long the live figures stay unchanged before they are compared: past a shadow comparison's deadline (3 s, the config's default). */
 const STILL_MS = 4_000;
@@ -27,11 +34,13 @@ const figures = (gate: GateResult) => Object.fromEntries(FIGURES.map((name) => [
 
 it('the report with the config judges every operation on its plan and prints the figures /admin/rollout shows', async () => {
   const log = join(mkdtempSync(join(tmpdir(), 'report-config-')), 'usage.log');
-  // The plan ends at 25 %: the step judged stays, gathering evidence, until the traffic stops.
-  const { gateway } = await startRolloutRig(cleanup, { routes: { 'recipes.search': { rollout: PLAN_TO_25 } }, observability: { log: { destination: log } } });
+  // The plan's one step, 25 %, stays, gathering evidence, until the traffic stops.
+  const { gateway } = await startRolloutRig(cleanup, { routes: { 'recipes.search': { rollout: AT_25 } }, observability: { log: { destination: log } } });
+  expect(positionOf(gateway)).toBe(25);
+  const gatesWithSamples = () => (snapshot(gateway).operations.find((o) => o.operation === 'recipes.search')?.judged?.gates ?? []).filter((g) => g.window === 'step' && g.samples > 0).map((g) => g.gate);
   const load = traffic([gateway], 2);
   try {
-    await until('25 %', () => positionOf(gateway) === 25);
+    await until('api2 answers and shadow comparisons judged at 25 %', () => (['errorRate', 'shadowAgreement'] as const).every((gate) => gatesWithSamples().includes(gate)));
     await new Promise((resolve) => setTimeout(resolve, 1_500));
   } finally {
     await load.stop();
@@ -55,7 +64,7 @@ it('the report with the config judges every operation on its plan and prints the
   await gateway.close();
   expect(readFileSync(log, 'utf8')).toContain('"msg":"rollout"');
 
-  const report = await reportFromInputs([log], { plans: { 'recipes.search': { rollout: RolloutPlanSchema.parse(PLAN_TO_25) } }, stepBucketMs: liveBucketMsOf(EVALUATION_MS) });
+  const report = await reportFromInputs([log], { plans: { 'recipes.search': { rollout: RolloutPlanSchema.parse(AT_25) } }, stepBucketMs: liveBucketMsOf(EVALUATION_MS) });
   expect(report.readiness.gates).toMatch(/plan in --config/);
   expect(live.state?.at).toBe(25);
   const judged = report.readiness.operations.find((o) => o.operation === 'recipes.search')!.judgement;

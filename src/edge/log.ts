@@ -43,6 +43,6 @@ export function createConsoleSink(config: ObservabilityConfig['log'], write: Log
   return (record) => {
     const level = (record.status ?? 0) >= 500 ? LEVELS.warn : LEVELS.info;
     if (level < threshold) return;
-    write(requestLine(record, level, Date.now(), origin));
+    write(requestLine(record, level, record.answeredAt ?? Date.now(), origin));
   };
 }

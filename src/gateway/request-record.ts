@@ -42,6 +42,13 @@ export interface RequestRecord {
   readonly traceId?: string | undefined;
   /** Epoch milliseconds when the request reached the gateway. */
   readonly startedAt: number;
+  /**
+   * Epoch milliseconds when its answer was made (`recordOf`): the usage line's `time` and the live
+   * counters' bucket both read this one instant, so a request answered at a bucket's edge is counted
+   * on the same side of it by the report and by the rollout runner. Absent (a record made by hand):
+   * when it is written or counted.
+   */
+  readonly answeredAt?: number;
   readonly method: string;
   /** Operation id, `uncatalogued`, or null when the target was refused before routing. */
   readonly operation: OperationId | 'uncatalogued' | null;
@@ -138,6 +145,7 @@ export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, ans
     requestId: arrival.requestId,
     traceId: arrival.trace?.traceId,
     startedAt: arrival.startedAt,
+    answeredAt: Date.now(),
     method: arrival.method,
     operation: match ? match.operation.id : arrival.routed ? 'uncatalogued' : null,
     pathTemplate: match || !arrival.routed ? undefined : scrubTemplate(uncataloguedTemplate(arrival.path), credentials),

@@ -107,8 +107,8 @@ export function createLiveCounters(options: LiveCounterOptions = {}): LiveCounte
   let currentStart = Number.NaN;
   let current: Tally = new Map();
   // The record is handed through, not captured: counting a request makes no closure.
-  const count = <R>(apply: (tally: Tally, record: R) => void, record: R) => {
-    const start = startOf(now());
+  const count = <R>(apply: (tally: Tally, record: R) => void, record: R, at?: number) => {
+    const start = startOf(at === undefined || Number.isNaN(at) ? now() : at);
     if (start !== currentStart) {
       if (!local.has(start)) prune(start);
       current = bucket(local, start);
@@ -150,8 +150,9 @@ export function createLiveCounters(options: LiveCounterOptions = {}): LiveCounte
     scope: store ? 'fleet' : 'replica',
     bucketMs,
     spanMs,
-    recordRequest: (record) => count(tallyRequest, record),
-    recordShadow: (record) => count(tallyShadow, record),
+    // At the instant the record names (the usage line's time too), not when it reaches the counters.
+    recordRequest: (record) => count(tallyRequest, record, record.answeredAt),
+    recordShadow: (record) => count(tallyShadow, record, Date.parse(record.time)),
     recordBreaker(upstream, to) {
       if (upstream === API2) api2Breaker = to;
       if (to === 'open') count(tallyBreakerOpen, upstream);

@@ -82,7 +82,7 @@ export function modeOf(record: Readonly<RequestRecord>): string {
 /** Written around the other fields by the writer (pino's, and the edge logger alike). */
 export const ENVELOPE_FIELDS = [
   field('level', 'level', 'always', "pino's numeric level: 30 info, 40 warn (answers 5xx)"),
-  field('time', 'epoch-ms', 'required', 'epoch milliseconds when the line was written'),
+  field('time', 'epoch-ms', 'required', 'epoch milliseconds when the answer was made (a shadow line: when the comparison ended; the live counters count both at that instant), else when the line was written'),
 ] as const;
 
 /** Who wrote the line: set on every request line. */

@@ -7,8 +7,8 @@
  * lines here and take the same values (`fields`). Request records are the lines with `"msg":"request"`
  * (src/observability/log-fields.ts); shadow comparisons those with `"msg":"shadow"`, written by
  * `UsageLog.event` (src/observability/node/usage-log.ts) from a `ShadowRecord`
- * (src/traffic/shadow.ts): the record's own ISO `time` is dropped and pino's epoch-ms `time` kept,
- * an undefined `requestId` is left out:
+ * (src/traffic/shadow.ts): the record's own ISO `time` is written as the line's epoch-ms `time`
+ * (the instant the live counters count it at), an undefined `requestId` is left out:
  *
  *   {"level":30,"time":1767607200000,"kind":"shadow","requestId":"…","operation":"recipes.search",
  *    "outcome":"differ","diffs":[{"path":"Results[].Title","kind":"changed"}],"noise":[],

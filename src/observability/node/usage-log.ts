@@ -35,7 +35,8 @@ export interface UsageLog {
   readonly logger: pino.Logger;
   /**
    * Another kind of record on the same stream (for example `shadow` comparisons), `msg` naming
-   * it; its own `time` is dropped (pino writes one). The report counts these as other lines.
+   * it; its own ISO `time`, when it has one, is the line's epoch-ms `time` (the live counters count
+   * a comparison at that instant too), else now. The report counts these as other lines.
    */
   event(msg: string, fields: object): void;
   /**
@@ -109,7 +110,9 @@ export function createUsageLog(config: ObservabilityConfig['log'], origin: () =>
   let dropped = 0;
   // A dropped write is a batch: count its lines.
   destination.on('drop', (bytes: Buffer) => void (dropped += countLines(bytes)));
-  const logger = pino({ level: config.level, base: null }, orderedAfter(batch, destination));
+  // The time of the event being written, when it names its own (event below).
+  let eventTime: number | undefined;
+  const logger = pino({ level: config.level, base: null, timestamp: () => `,"time":${eventTime ?? Date.now()}` }, orderedAfter(batch, destination));
   // The destination's own flush, without a callback: pino's logger.flush() passes one, and
   // sonic-boom then adds 'drain' and 'error' listeners on every call, which pile up under load.
   const timer = setInterval(() => {
@@ -135,12 +138,18 @@ export function createUsageLog(config: ObservabilityConfig['log'], origin: () =>
     sink(record) {
       const failed = (record.status ?? 0) >= 500;
       if (failed ? !warn : !info) return;
-      batch.add(`${logLine(record, failed ? 40 : 30, Date.now(), origin())}\n`);
+      batch.add(`${logLine(record, failed ? 40 : 30, record.answeredAt ?? Date.now(), origin())}\n`);
     },
     event(msg, fields) {
       if (!info) return;
-      const { time: _time, ...rest } = fields as Record<string, unknown>;
-      logger.info({ ...origin(), ...rest }, msg);
+      const { time, ...rest } = fields as Record<string, unknown>;
+      const at = typeof time === 'string' ? Date.parse(time) : Number.NaN;
+      eventTime = Number.isNaN(at) ? undefined : at;
+      try {
+        logger.info({ ...origin(), ...rest }, msg);
+      } finally {
+        eventTime = undefined;
+      }
     },
     relay(lines) {
       batch.handOver();
