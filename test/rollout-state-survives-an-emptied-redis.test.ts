@@ -97,7 +97,11 @@ describe('a rollout over an emptied Redis', () => {
       const metrics = (await send(gateway.origin, { target: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).text();
       return Number(/gateway_rollout_events_total\{operation="recipes\.search",kind="restored"\} (\d+)/.exec(metrics)?.[1] ?? 0);
     };
-    expect((await counted(a)) + (await counted(b))).toBe(4);
+    // One for each of the four losses at least; two for one loss when the replica that read an older
+    // version put it back first and the one that read the newer put that back over it (one run in
+    // six: 5). Every restore is both counted and logged.
+    const restoresCounted = (await counted(a)) + (await counted(b));
+    expect(restoresCounted).toBeGreaterThanOrEqual(4);
     await load.stop();
     expect(load.statuses.filter((s) => s >= 500 || s === 0)).toEqual([]);
     await a.close();
@@ -107,7 +111,7 @@ describe('a rollout over an emptied Redis', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>)
       .filter((line) => line['msg'] === 'rollout' && line['kind'] === 'restored')
       .sort((x, y) => Number(x['time']) - Number(y['time']));
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(restoresCounted);
     expect(lines[0]).toMatchObject({ operation: 'recipes.search', from: 'legacy', to: 'legacy', status: 'rolled-back', by: 'controller' });
   }, 120_000);
 });
