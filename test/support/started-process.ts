@@ -122,11 +122,14 @@ export function mainChildrenKilledAfterEach(): (configFile: string, ready: RegEx
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    // When it exited, told once its output is read to the end ('close'; 'exit' may come first).
+    // When it exited, told once its output is read to the end ('close'; 'exit' may come first), or
+    // 2 s after it exited when its own children (cluster workers) still hold the output.
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
       child.once('exit', (code, signal) => {
         const at = Date.now();
-        child.once('close', () => resolve({ code, signal, at }));
+        const done = (): void => resolve({ code, signal, at });
+        child.once('close', done);
+        setTimeout(done, 2_000).unref();
       }),
     );
     await waitFor(() => ready.test(output) || child.exitCode !== null, timeoutMs, 'the gateway listening');
