@@ -78,7 +78,12 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
   const upstreams = guardedUpstreams(deps.upstreams, config, deps.onBreaker);
   const route = routesInForce(config, deps.rollout);
   const shadow = Object.values(config.routes).some((r) => r.mode === 'shadow' || (r.rollout && deps.rollout))
-    ? new ShadowComparator({ maxConcurrent: config.traffic.shadow.maxConcurrent, ...(deps.onShadow ? { onRecord: deps.onShadow } : {}) })
+    ? new ShadowComparator({
+        maxConcurrent: config.traffic.shadow.maxConcurrent,
+        maxDecodedBytes: config.limits.maxResponseBodyBytes,
+        ...(deps.runtime.compression ? { compression: deps.runtime.compression } : {}),
+        ...(deps.onShadow ? { onRecord: deps.onShadow } : {}),
+      })
     : null;
   deps.onTraffic?.({ shadow, breakers: upstreams.breakers });
   const served = config.acceptedHosts ? hostMatcher([...config.legacyHosts, ...config.acceptedHosts]) : hostMatcher(config.legacyHosts);

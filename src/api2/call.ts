@@ -12,11 +12,13 @@ import type { AbortSignalLike, UpstreamClient } from '../upstream/types.js';
 import { answerThroughApi2 } from './legacy-answer.js';
 import { HEADER_SAFE, api2UserAgent, openApi2Exchange } from './port.js';
 import { LEGACY_REFUSALS } from '../legacy/refusal-words.js';
+import type { Compression } from '../http/compression.js';
 
 /** Who takes the answer: the client's If-None-Match (none for a shared page fill) and the coding it accepts. */
 export interface Api2Receiver {
   readonly ifNoneMatch: string | undefined;
   readonly coding: ContentCoding;
+  readonly compression?: Compression | undefined;
 }
 
 /** A background call (the shadow comparison): no conditions, no compression. */
@@ -59,7 +61,7 @@ export async function callApi2(
     { 'x-forwarded-for': request.forwarded.clientChain, 'user-agent': api2UserAgent(request.trail.userAgent) },
     request.trail,
   );
-  const terms = { json: request.json, withUser: request.user !== null, delivery: { method: request.method, ifNoneMatch: receiver.ifNoneMatch, coding: receiver.coding } };
+  const terms = { json: request.json, withUser: request.user !== null, delivery: { method: request.method, ifNoneMatch: receiver.ifNoneMatch, coding: receiver.coding, compression: receiver.compression } };
   const outcome = await answerThroughApi2(request.match.operation, mapping, request.values, exchange, ends.mappingContext, terms);
   return { answer: outcome.answer, side: 'api2', upstreamMs: exchange.upstreamMs(), error: outcome.error };
 }

@@ -7,6 +7,7 @@ import type { AbortSignalLike } from '../upstream/types.js';
 import type { Peer } from '../http/client-view.js';
 import type { TargetResult } from '../http/target.js';
 import type { HmacSha256 } from '../request/hmac.js';
+import type { Compression } from '../http/compression.js';
 
 /**
  * A request as the runtime hands it to the core, finished: the core builds its arrival from this
@@ -56,6 +57,8 @@ export interface RuntimeBindings {
    * pass-through hands on decoded bodies (src/upstream/fetch-client.ts). Optional: false.
    */
   readonly platformCompresses?: boolean;
+  /** gzip of whole bodies, when the runtime has one faster than the web's streams (Node: zlib, src/node/compression.ts). Optional. */
+  readonly compression?: Compression;
   /**
    * HMAC-SHA256 for the usage log's client hashes and the cache keys' secrets, synchronous (a HIT
    * and the record never wait for it); never hand-written in the core (docs/deploy.md, "HMAC").

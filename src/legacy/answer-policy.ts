@@ -17,6 +17,8 @@
  */
 import type { ContentCoding, LegacyCacheControl } from './answer-terms.js';
 import { fnv1a32 } from '../hot-path.js';
+import { webCompression } from '../http/compression.js';
+import type { Compression } from '../http/compression.js';
 
 export const NO_STORE = 'no-store';
 const PUBLIC_CACHE = 'public, max-age=60';
@@ -42,6 +44,8 @@ export interface Delivery {
   readonly method: string;
   readonly ifNoneMatch: string | undefined;
   readonly coding: ContentCoding;
+  /** The runtime's gzip (Node: zlib), else the web's CompressionStream: the same bytes. */
+  readonly compression?: Compression | undefined;
 }
 
 /** Status, headers (lower-case names) and the bytes to send. */
@@ -66,7 +70,7 @@ export async function deliver(answer: LegacyBody, delivery: Delivery): Promise<D
   let body = answer.body;
   if (large && delivery.coding === 'gzip') {
     headers['content-encoding'] = 'gzip';
-    body = await gzip(body);
+    body = await (delivery.compression ?? webCompression).gzip(body);
   }
   // Also on HEAD, which sends no body: the length the GET's body has.
   headers['content-length'] = String(body.byteLength);
@@ -84,7 +88,3 @@ export function etagMatches(ifNoneMatch: string, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }
 
-async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}

@@ -10,6 +10,7 @@ import type { RuntimeBindings } from '../gateway/env.js';
 import type { AbortSignalLike } from '../upstream/types.js';
 import { normaliseTarget } from '../http/target.js';
 import { nodeHmacSha256 } from '../request/hmac-node.js';
+import { nodeCompression } from './compression.js';
 import { arrivalOf } from './listener.js';
 import type { ArrivingRequest } from './listener.js';
 
@@ -64,4 +65,5 @@ export const nodeRuntime: RuntimeBindings = {
     // The work is already running and the process outlives the answer: nothing to hold open.
   },
   hmacSha256: nodeHmacSha256,
+  compression: nodeCompression,
 };

@@ -81,5 +81,6 @@ function receiverOf(parts: PipelineParts, request: CanonicalRequest, call: Legac
   return {
     ifNoneMatch: call.shared ? undefined : call.clientHeaders['if-none-match'],
     coding: parts.runtime.platformCompresses === true ? 'identity' : request.encoding,
+    compression: parts.runtime.compression,
   };
 }

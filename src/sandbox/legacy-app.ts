@@ -30,6 +30,7 @@ import { canonicalise, MESSAGES, paidParamNames } from '../request/canonicalise.
 import { credentialsOf } from '../request/credentials.js';
 import { readPairs } from '../request/pairs.js';
 import { negotiateEncoding } from '../request/encoding.js';
+import type { Compression } from '../http/compression.js';
 import { renderError, renderLegacy, wantsJson } from '../legacy/answer-body.js';
 import { RecipeDetailSchema } from '../legacy/records.js';
 import type { FieldError } from '../legacy/field-error.js';
@@ -70,7 +71,7 @@ interface RequestView {
 const RECIPE_DETAIL = /^(?:\/v[0-9]{1,3})?\/recipe\/([^/]+)\/?$/i;
 const ENCODER = new TextEncoder();
 
-export function createLegacySandboxApp(store: LegacyStore): Hono {
+export function createLegacySandboxApp(store: LegacyStore, compression?: Compression): Hono {
   const app = new Hono();
   const routes = CATALOGUE_ROUTES;
   app.all('*', async (c) => {
@@ -81,7 +82,7 @@ export function createLegacySandboxApp(store: LegacyStore): Hono {
     } catch {
       answer = failure(500, SANDBOX_MESSAGES.internal, view.json);
     }
-    return finish(answer, view);
+    return finish(answer, view, compression);
   });
   app.onError((_error, c) => {
     const rendered = renderError(500, SANDBOX_MESSAGES.internal, wantsJson(c.req.header('accept'), c.req.header('content-type')));
@@ -200,11 +201,11 @@ function safeDecode(text: string): string {
 
 // ---------------------------------------------------------------- answer → HTTP response
 
-async function finish(answer: Answer, req: RequestView): Promise<Response> {
+async function finish(answer: Answer, req: RequestView, compression: Compression | undefined): Promise<Response> {
   const body = answer.body === null ? null : ENCODER.encode(answer.body);
   const delivered = await deliver(
     { status: answer.status, body, contentType: answer.contentType, cacheControl: answer.cacheControl },
-    { method: req.method, ifNoneMatch: req.ifNoneMatch, coding: negotiateEncoding(req.acceptEncoding) },
+    { method: req.method, ifNoneMatch: req.ifNoneMatch, coding: negotiateEncoding(req.acceptEncoding), compression },
   );
   const headers = delivered.headers;
   if (answer.allow) headers['allow'] = answer.allow;

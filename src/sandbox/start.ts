@@ -5,6 +5,7 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createLegacySandboxApp } from './legacy-app.js';
+import { nodeCompression } from '../node/compression.js';
 import { LegacyStore } from './legacy-store.js';
 
 export interface StartedLegacySandbox {
@@ -24,7 +25,7 @@ export interface LegacySandboxOptions {
 export function startLegacySandbox(options: LegacySandboxOptions = {}): Promise<StartedLegacySandbox> {
   const host = options.host ?? '127.0.0.1';
   const store = options.store ?? new LegacyStore();
-  const app = createLegacySandboxApp(store);
+  const app = createLegacySandboxApp(store, nodeCompression);
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }, (info: AddressInfo) => {
       server.off('error', reject);

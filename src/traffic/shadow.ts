@@ -24,6 +24,8 @@ import type { OperationId } from '../catalogue/operations.js';
 import type { Loss } from '../../mappings/types.js';
 import { diffFields } from './field-diff.js';
 import type { FieldDiff } from './field-diff.js';
+import { webCompression } from '../http/compression.js';
+import type { Compression } from '../http/compression.js';
 import { applyLosses } from './losses.js';
 import { keepExample } from './diff-examples.js';
 import type { DiffExample } from './diff-examples.js';
@@ -122,17 +124,26 @@ const RACE_REASON = 'a write of its scope overlapped it, and the comparison made
 
 export interface ShadowOptions {
   readonly maxConcurrent: number;
+  /** How a gzip answer is read (the runtime's, else the web's), and the most bytes it may decode to. */
+  readonly compression?: Compression;
+  readonly maxDecodedBytes?: number;
   readonly onRecord?: (record: ShadowRecord) => void;
 }
 
 const MAX_LISTED = 20;
 
-async function readJson(answer: ShadowAnswer): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> {
+/** DECISION: a compared answer decodes to at most the size of an upstream answer the gateway accepts (limits.maxResponseBodyBytes' default) unless told. */
+const MAX_DECODED_BYTES = 10 * 1024 * 1024;
+
+async function readJson(answer: ShadowAnswer, options: ShadowOptions): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> {
   if (!answer.contentType || !/json/i.test(answer.contentType)) return { ok: false, reason: 'not-json' };
   let bytes = answer.body;
   if (answer.contentEncoding && /gzip/i.test(answer.contentEncoding)) {
-    const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
-    bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    try {
+      bytes = await (options.compression ?? webCompression).gunzip(bytes as Uint8Array<ArrayBuffer>, options.maxDecodedBytes ?? MAX_DECODED_BYTES);
+    } catch {
+      return { ok: false, reason: 'invalid-gzip' };
+    }
   } else if (answer.contentEncoding && !/identity/i.test(answer.contentEncoding)) {
     return { ok: false, reason: `encoding-${answer.contentEncoding}` };
   }
@@ -191,7 +202,7 @@ export class ShadowComparator {
     const primaryAnswer = typeof job.primary === 'function' ? await job.primary() : job.primary;
     // Legacy failing (when asked in the background) is not api2 differing: nothing is compared.
     if (primaryAnswer.status >= 500) return this.finish(job, { outcome: 'skipped', reason: `legacy answer ${primaryAnswer.status}` });
-    const primary = await readJson(primaryAnswer);
+    const primary = await readJson(primaryAnswer, this.options);
     if (!primary.ok) return this.finish(job, { outcome: 'skipped', reason: `legacy answer ${primary.reason}` });
     const [candidateAnswer, secondaryAnswer] = await Promise.all([job.candidate().catch((error: unknown) => String(error)), job.secondary?.()]);
     // api2 down is not api2 differing: counted against its availability.
@@ -205,14 +216,14 @@ export class ShadowComparator {
     if (candidateAnswer.status !== primaryAnswer.status) {
       return this.finish(job, { ...base, outcome: 'differ', diffs: [{ path: '(status)', kind: 'changed' }] });
     }
-    const candidate = await readJson(candidateAnswer);
+    const candidate = await readJson(candidateAnswer, this.options);
     if (!candidate.ok) return this.finish(job, { ...base, outcome: 'skipped', reason: `api2 answer ${candidate.reason}` });
 
     const left = applyLosses(primary.value, job.losses);
     const right = applyLosses(candidate.value, job.losses);
     const noise = new Set<string>();
     if (secondaryAnswer) {
-      const secondary = await readJson(secondaryAnswer);
+      const secondary = await readJson(secondaryAnswer, this.options);
       if (secondary.ok) for (const d of diffFields(left, applyLosses(secondary.value, job.losses), job.ignore)) noise.add(d.path);
     }
     const blamed = diffFields(left, right, job.ignore).filter((d) => !noise.has(d.path));
