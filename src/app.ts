@@ -80,6 +80,7 @@ export function createGatewayApp(deps: GatewayDeps): Hono {
   const shadow = Object.values(config.routes).some((r) => r.mode === 'shadow' || (r.rollout && deps.rollout))
     ? new ShadowComparator({
         maxConcurrent: config.traffic.shadow.maxConcurrent,
+        // DECISION: a compared gzip answer decodes to at most the size of an upstream answer the gateway accepts.
         maxDecodedBytes: config.limits.maxResponseBodyBytes,
         ...(deps.runtime.compression ? { compression: deps.runtime.compression } : {}),
         ...(deps.onShadow ? { onRecord: deps.onShadow } : {}),

@@ -43,7 +43,7 @@ describe('background work and the runtime', () => {
 
   it('a shadow comparison is deferred until its record is written', async () => {
     const records: ShadowRecord[] = [];
-    const shadow = new ShadowComparator({ maxConcurrent: 4, onRecord: (record) => records.push(record) });
+    const shadow = new ShadowComparator({ maxConcurrent: 4, maxDecodedBytes: 1024 * 1024, onRecord: (record) => records.push(record) });
     const deferred: Array<Promise<unknown>> = [];
     let answer: ((value: ShadowAnswer) => void) | undefined;
     shadow.offer(

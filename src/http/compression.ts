@@ -16,8 +16,12 @@ export const webCompression: Compression = {
     return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
   },
   async gunzip(bytes, maxBytes) {
-    const decoded = new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
-    if (decoded.byteLength > maxBytes) throw new RangeError(`gzip body decodes to more than ${maxBytes} bytes`);
-    return decoded;
+    return withinBound(new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer()), maxBytes);
   },
 };
+
+/** The decoded bytes, or a RangeError when they are more than `maxBytes`. */
+export function withinBound(decoded: Uint8Array<ArrayBuffer>, maxBytes: number): Uint8Array<ArrayBuffer> {
+  if (decoded.byteLength > maxBytes) throw new RangeError(`gzip body decodes to more than ${maxBytes} bytes`);
+  return decoded;
+}

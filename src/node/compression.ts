@@ -6,6 +6,7 @@
  * bounded); decoding an upstream's body runs on libuv's pool, stopped at `maxBytes`.
  */
 import { gunzip, gzipSync } from 'node:zlib';
+import { withinBound } from '../http/compression.js';
 import type { Compression } from '../http/compression.js';
 
 const asArrayBuffer = (buffer: Buffer): Uint8Array<ArrayBuffer> => new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength);
@@ -13,12 +14,8 @@ const asArrayBuffer = (buffer: Buffer): Uint8Array<ArrayBuffer> => new Uint8Arra
 export const nodeCompression: Compression = {
   gzip: (bytes) => Promise.resolve(asArrayBuffer(gzipSync(bytes))),
   gunzip: (bytes, maxBytes) =>
-    new Promise((resolve, reject) =>
-      // zlib's bound is at least 1 byte: a bound of 0 is checked on what came out.
-      gunzip(bytes, { maxOutputLength: Math.max(1, maxBytes) }, (error, decoded) => {
-        if (error) reject(error);
-        else if (decoded.byteLength > maxBytes) reject(new RangeError(`gzip body decodes to more than ${maxBytes} bytes`));
-        else resolve(asArrayBuffer(decoded));
-      }),
+    // zlib's bound is at least 1 byte: a bound of 0 is checked on what came out.
+    new Promise<Buffer>((resolve, reject) => gunzip(bytes, { maxOutputLength: Math.max(1, maxBytes) }, (error, decoded) => (error ? reject(error) : resolve(decoded)))).then((decoded) =>
+      withinBound(asArrayBuffer(decoded), maxBytes),
     ),
 };

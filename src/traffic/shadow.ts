@@ -124,23 +124,20 @@ const RACE_REASON = 'a write of its scope overlapped it, and the comparison made
 
 export interface ShadowOptions {
   readonly maxConcurrent: number;
-  /** How a gzip answer is read (the runtime's, else the web's), and the most bytes it may decode to. */
+  /** How a gzip answer is read (the runtime's, else the web's), and the most bytes it may decode to (a comparison past it is skipped). */
   readonly compression?: Compression;
-  readonly maxDecodedBytes?: number;
+  readonly maxDecodedBytes: number;
   readonly onRecord?: (record: ShadowRecord) => void;
 }
 
 const MAX_LISTED = 20;
-
-/** DECISION: a compared answer decodes to at most the size of an upstream answer the gateway accepts (limits.maxResponseBodyBytes' default) unless told. */
-const MAX_DECODED_BYTES = 10 * 1024 * 1024;
 
 async function readJson(answer: ShadowAnswer, options: ShadowOptions): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> {
   if (!answer.contentType || !/json/i.test(answer.contentType)) return { ok: false, reason: 'not-json' };
   let bytes = answer.body;
   if (answer.contentEncoding && /gzip/i.test(answer.contentEncoding)) {
     try {
-      bytes = await (options.compression ?? webCompression).gunzip(bytes as Uint8Array<ArrayBuffer>, options.maxDecodedBytes ?? MAX_DECODED_BYTES);
+      bytes = await (options.compression ?? webCompression).gunzip(bytes as Uint8Array<ArrayBuffer>, options.maxDecodedBytes);
     } catch {
       return { ok: false, reason: 'invalid-gzip' };
     }

@@ -56,7 +56,7 @@ export async function simulateRaces(scenario: RaceScenario, seed: number): Promi
   const { plan, rate, raceRate, cap } = scenario;
   const random = mulberry32(seed);
   const records: ShadowRecord[] = [];
-  const comparator = new ShadowComparator({ maxConcurrent: 1_000, onRecord: (record) => records.push(record) });
+  const comparator = new ShadowComparator({ maxConcurrent: 1_000, maxDecodedBytes: 1024 * 1024, onRecord: (record) => records.push(record) });
   /** One attempt: whether it raced, and the two answers it read. */
   const attempt = () => {
     const raced = random() < raceRate;

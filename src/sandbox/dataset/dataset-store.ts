@@ -9,6 +9,7 @@
 import { planOfKey, sandboxLogin } from './dataset.js';
 import type { NeutralRecipe, NeutralReview, Plan, ReviewStats, SandboxDataset, SandboxUser } from './dataset.js';
 import { SandboxData } from './sandbox-data.js';
+import { remembered } from '../../hot-path.js';
 import { recipeFilter } from './recipe-search.js';
 import type { RecipeFilters } from './recipe-search.js';
 import type { DatasetList, Mutable } from './sandbox-data.js';
@@ -53,18 +54,14 @@ export abstract class DatasetStore {
   protected publicMatches(filters: RecipeFilters): readonly NeutralRecipe[] {
     // Every filter in the key: a filter added to RecipeFilters and not here does not compile.
     const { titleKw, anyKw, categories, cuisine, photos, includeIng, excludeIng } = filters;
-    const key = JSON.stringify({ titleKw, anyKw, categories, cuisine, photos, includeIng, excludeIng } satisfies Required<Record<keyof RecipeFilters, unknown>>);
-    let matches = this.publicSearches.get(key);
-    if (matches === undefined) {
-      if (this.publicSearches.size >= PUBLIC_SEARCHES_KEPT) this.publicSearches.clear();
-      this.publicRecipes ??= [...this.recipes.values()].filter((r) => !r.isPrivate && !r.hideFromPublicSearch);
-      matches = this.searchMatches(this.publicRecipes, filters);
-      this.publicSearches.set(key, matches);
-    }
-    return matches;
+    return this.publicSearch(JSON.stringify({ titleKw, anyKw, categories, cuisine, photos, includeIng, excludeIng } satisfies Required<Record<keyof RecipeFilters, unknown>>));
   }
+  /** By the filters' JSON (read back on a miss: the same filters, undefined ones left out). */
+  private readonly publicSearch = remembered(PUBLIC_SEARCHES_KEPT, (key: string): readonly NeutralRecipe[] => {
+    this.publicRecipes ??= [...this.recipes.values()].filter((r) => !r.isPrivate && !r.hideFromPublicSearch);
+    return this.searchMatches(this.publicRecipes, JSON.parse(key) as RecipeFilters);
+  });
   private publicRecipes: NeutralRecipe[] | undefined;
-  private readonly publicSearches = new Map<string, readonly NeutralRecipe[]>();
 
   /** The candidates that pass the search filters (recipe-search.ts), in their order: the filter made once per search. */
   protected searchMatches(candidates: Iterable<NeutralRecipe>, filters: RecipeFilters): NeutralRecipe[] {
