@@ -47,7 +47,19 @@ it('counts api2 503s in shadow against its availability, not as disagreements, a
   expect(unavailable.every((s) => s.api2Status !== undefined && s.api2Status >= 500 && /api2 answered 5\d\d/.test(s.reason ?? ''))).toBe(true);
   expect(shadows.filter((s) => s.outcome === 'differ'), JSON.stringify(shadows.filter((s) => s.outcome === 'differ'))).toEqual([]);
 
-  await waitFor(async () => (await judgement()).state === 'held', 10_000, 'held');
+  // The outage goes on, and so do the clients, one at a time: a gate fails on a period's evidence
+  // (failSamples failures in the last 300 ms), which 40 searches sent before it may not give on a
+  // loaded machine (the file failed once in eleven full runs, never held).
+  let searching = true;
+  const more = (async () => {
+    for (let page = 41; searching; page++) await send(rig.gateway.origin, { target: `/recipes?title_kw=soup&pg=${page}&rpp=2&api_key=sandbox-free-key`, headers: { accept: 'application/json' } });
+  })();
+  try {
+    await waitFor(async () => (await judgement()).state === 'held', 10_000, 'held');
+  } finally {
+    searching = false;
+    await more;
+  }
   const held = await judgement();
   expect(held.cause).toBe('api2-unavailable');
   expect(held.hold?.gates).toContain('errorRate');
