@@ -15,7 +15,7 @@ import type { HistoryEntry } from '../migration/judgement/history.js';
 import { STATE_TEXT } from '../migration/judgement/headline.js';
 import type { Judgement } from '../migration/judgement/types.js';
 import { html } from '../display/html.js';
-import { spanInWords, timeHtml } from '../display/time.js';
+import { spanInWords, timeHtml, timesInText } from '../display/time.js';
 
 /** History entries shown (the runner keeps `rollout.keepEvents` decisions). */
 const MOVES_SHOWN = 30;
@@ -71,7 +71,7 @@ export function renderRolloutSection(snapshot: RolloutSnapshot | undefined, nowM
     const { exposure } = view;
     const step = exposure.mode === 'canary' ? `canary ${exposure.canaryPercent} %` : exposure.mode;
     const since = view.state?.since ?? null;
-    const why = judgement?.detail ?? '';
+    const why = timesInText(judgement?.detail ?? '', nowMs);
     const idle = view.holdsNobody ? html`<br><strong class="open" data-field="holdsNobody">${view.holdsNobody}</strong>` : '';
     return html`<tr data-operation="${view.operation}"><td>${view.operation}</td><td data-field="step" data-value="${positionKey(view.state?.at ?? 'legacy')}">${step}<br><span class="muted">${view.steps.map(positionLabel).join(' → ')}</span></td><td data-field="state" data-value="${state}">${STATE_TEXT[state]}<br><span class="muted">${why}</span>${idle}</td><td class="n" data-field="timeInStep" data-value="${since === null ? '' : nowMs - since}">${since === null ? '-' : spanInWords(nowMs - since)}</td><td data-field="lastEvaluation" data-value="${view.judged?.time ?? ''}">${view.judged ? html`${timeHtml(view.judged.time, nowMs)}${view.judged.by === 'lease holder' ? html` <span class="muted">(by the lease holder)</span>` : ''}${gateList(view.judged.gates)}` : html`<span class="muted">not evaluated yet</span>`}</td></tr>`;
   });

@@ -47,6 +47,18 @@ export function timeHtml(time: number | string, nowMs: number): Html {
   return html`<time datetime="${new Date(ms).toISOString()}" title="${dateInWords(ms)}">${relativeTime(ms, nowMs)}</time>`;
 }
 
+/** A text with machine times in it (a judgement's detail: `held since 2026-11-28T01:37:09.993Z by …`), each as timeHtml; the rest escaped as it is. */
+export function timesInText(text: string, nowMs: number): Html {
+  const pieces: Array<Html | string> = [];
+  let at = 0;
+  for (const found of text.matchAll(/\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?Z/g)) {
+    pieces.push(text.slice(at, found.index), timeHtml(found[0], nowMs));
+    at = found.index + found[0].length;
+  }
+  pieces.push(text.slice(at));
+  return html`${pieces}`;
+}
+
 /** A configured day or time in words: `2026-12-01` → `1 Dec 2026`; a date-time → `1 Dec 2026, 09:00 UTC`; text that is neither, as it is. */
 export function dayInWords(text: string): string {
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
