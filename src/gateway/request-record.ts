@@ -98,8 +98,12 @@ export interface RequestRecord {
   readonly deprecation?: DeprecationTold | undefined;
   /** Short reason code (the `X-Gateway-Error` value, or an internal reason). */
   readonly error?: string;
-  /** With traces exported, what became of this request's trace (src/observability/tracing/verdict.ts); set after `recordOf`, by the tracer. */
-  readonly traced?: TraceVerdict | undefined;
+  /**
+   * With traces exported, what became of this request's trace (src/observability/tracing/verdict.ts):
+   * set in place by the tracer at the answer (`recordOf` lists it undefined), so that a traced
+   * record has the shape of every other.
+   */
+  traced?: TraceVerdict | undefined;
 }
 
 export type RecordSink = (record: RequestRecord) => void;
@@ -172,5 +176,6 @@ export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, ans
     params: identifier && match ? loggedParams(arrival.pairs, credentials, match) : undefined,
     deprecation: answered.deprecation,
     error: outcome.error,
+    traced: undefined,
   };
 }

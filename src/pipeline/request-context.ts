@@ -30,8 +30,8 @@ import { withDeprecationSignal } from './deprecation-signal.js';
 import type { DeprecationSignal } from './deprecation-signal.js';
 import { refused } from './parts.js';
 import type { Outcome } from './parts.js';
-import { copyWith } from '../hot-path.js';
 import type { Tracer } from '../observability/tracing/tracer.js';
+import type { TraceVerdict } from '../config/tracing.js';
 
 export interface RequestContextOptions {
   readonly maxUrlLength: number;
@@ -74,15 +74,14 @@ export function requestContext(options: RequestContextOptions): Handler {
     const response = toResponse(answered);
     const record = recordOf(arrival, outcome, { status, bytesOut, latencyMs, deprecation: signal?.told }, identifier);
     const spans = arrival.trace.spans;
-    sink(tracer && spans ? traced(tracer, record, spans, c) : record);
+    if (tracer && spans) record.traced = traced(tracer, record, spans, c);
+    sink(record);
     return response;
   };
 
-  // With export on only: the verdict goes on the record (the usage line's `traced`); the spans are built later, off the path.
-  const traced = (on: Tracer, record: RequestRecord, spans: SpanLog, c: Context): RequestRecord => {
-    const verdict = on.take(record, spans, on.deferred ? (work) => runtime.defer?.(c, work) : undefined);
-    return verdict === undefined ? record : copyWith(record, { traced: verdict });
-  };
+  // With export on only: the verdict for the record (the usage line's `traced`); the spans are built later, off the path.
+  const traced = (on: Tracer, record: RequestRecord, spans: SpanLog, c: Context): TraceVerdict | undefined =>
+    on.take(record, spans, on.deferred ? (work) => runtime.defer?.(c, work) : undefined);
 
   return (c) => {
     const startedPerf = performance.now();
