@@ -30,8 +30,6 @@ export interface Measurement {
   readonly durationS: number;
   readonly cpuUsPerRequest?: number;
   readonly promotedBytesPerRequest?: number;
-  /** The process measured (a round's processes are fresh: bench/runner.ts). */
-  readonly pid?: number;
 }
 
 export function percentile(sorted: Float64Array, p: number): number {
@@ -81,5 +79,5 @@ export async function measureTarget(target: Child, url: string, connections: num
   if (target.gc) await new Promise((resolve) => setTimeout(resolve, GC_LINE_SETTLE_MS));
   const promotedAfter = target.gc?.promotedBytes() ?? Number.NaN;
   const per = (value: number) => (result.requests > 0 ? value / result.requests : Number.NaN);
-  return { ...result, cpuUsPerRequest: per(cpuAfter - cpuBefore), promotedBytesPerRequest: per(promotedAfter - promotedBefore), pid: target.pid };
+  return { ...result, cpuUsPerRequest: per(cpuAfter - cpuBefore), promotedBytesPerRequest: per(promotedAfter - promotedBefore) };
 }

@@ -41,13 +41,9 @@ export async function runBench(options: Options) {
     const notes = names.includes('nginx') || !chosen.some((s) => s.id === 'nginx') ? [] : ['nginx is not on PATH: the nginx proxy_pass anchor is skipped'];
     if (!whole) notes.push(`--scenarios ${chosen.map((s) => s.id).join(',')}: the other scenarios, one-connection latency, RSS and cache memory are not measured`);
     for (const note of notes) log(`note: ${note}`);
-    // Every process under test (the canned upstreams stay), started side by side.
-    const startAll = async (): Promise<void> => {
-      const outcomes = await Promise.allSettled(names.map(async (target) => void processes.set(target, await startTarget(target, upstreamInfo))));
-      const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-      if (failure) throw failure.reason;
-    };
-    await startAll();
+    const outcomes = await Promise.allSettled(names.map(async (target) => void processes.set(target, await startTarget(target, upstreamInfo))));
+    const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failure) throw failure.reason;
     const measured = chosen.filter((s) => processes.has(s.target));
     const childOf = (scenario: Scenario): Child => processes.get(scenario.target)!;
     const urlOf = (scenario: Scenario): string => `${scenario.target === 'upstream' ? upstreamInfo.legacyOrigin : childOf(scenario).info['origin']}${SEARCH_TARGET}`;
@@ -81,25 +77,15 @@ export async function runBench(options: Options) {
       return result;
     };
 
-    const warmUp = async (): Promise<void> => {
-      if (options.warmupS <= 0) return;
+    if (options.warmupS > 0) {
       log(`warm-up: ${options.warmupS} s per scenario…`);
       for (const scenario of measured) await measure(scenario, options.warmupS);
-    };
-    await warmUp();
+    }
 
     const rounds = new Map<string, Measurement[]>(measured.map((s) => [s.id, []]));
     const groups = MEASURING_GROUPS.map((group) => group.flatMap((id) => measured.filter((s) => s.id === id)));
     if (groups.flat().length !== measured.length) throw new Error('a scenario is missing from MEASURING_GROUPS (bench/scenarios.ts)');
     for (let round = 0; round < options.rounds; round++) {
-      // Fresh processes each round (DECISION, docs/benchmarks-anchors.md): two processes of the same
-      // code differ by up to 6 %, so a ratio's median is taken over as many processes as rounds.
-      if (round > 0) {
-        log(`round ${round + 1}/${options.rounds}: fresh processes…`);
-        await Promise.all(names.map((target) => processes.get(target)?.kill()));
-        await startAll();
-        await warmUp();
-      }
       for (const scenario of roundOrder(groups, round)) {
         const m = await measure(scenario, options.durationS);
         rounds.get(scenario.id)?.push(m);

@@ -4,8 +4,9 @@
  * trace's record was a copy with one more member (`traced`): one record in a hundred had a hidden
  * class of its own, and every reader of records (the usage line's field readers, the live
  * counters, the metrics) turned polymorphic. The record now lists `traced` from the start and the
- * tracer sets it in place. Proven here by what every reader sees: a record whose trace is kept has
- * the same fields, in the same order, as one whose trace is not.
+ * verdict is set on the record itself. Proven here by what every reader sees: a record whose trace
+ * is kept has the same fields, in the same order, as one whose trace is not, and is the very object
+ * made at the answer, not a copy.
  */
 import { describe, expect, it } from 'vitest';
 import { createGatewayApp } from '../src/app.js';
@@ -13,6 +14,7 @@ import { parseConfig } from '../src/config/schema.js';
 import { edgeRuntime } from '../src/edge/runtime.js';
 import type { RequestRecord } from '../src/gateway/request-record.js';
 import { createTracer } from '../src/observability/tracing/tracer.js';
+import type { Tracer } from '../src/observability/tracing/tracer.js';
 import type { UpstreamClient } from '../src/upstream/types.js';
 
 const legacy: UpstreamClient = {
@@ -34,11 +36,14 @@ describe('with traces exported', () => {
       observability: { log: { enabled: true, destination: '/dev/null' }, tracing: { enabled: true, endpoint: 'http://otlp.invalid/v1/traces', headRatio: 0 } },
     });
     if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
-    const tracer = createTracer({
+    const exporting = createTracer({
       config: parsed.config.observability.tracing,
       send: () => Promise.resolve(),
       source: { resource: {} as never, scope: { name: 'test', version: '0' }, baseUrls: {} },
     });
+    // The records the tracer is handed: the sinks must get these very objects, not copies.
+    const taken: RequestRecord[] = [];
+    const tracer: Tracer = { ...exporting, take: (record, log, keepAlive) => (taken.push(record), exporting.take(record, log, keepAlive)) };
     const records: RequestRecord[] = [];
     const app = createGatewayApp({ config: parsed.config, upstreams: { legacy }, runtime: edgeRuntime, tracer, onRecord: (record) => void records.push(record) });
     const ask = (target: string) => app.request(`http://gw.example${target}`, { headers: { accept: 'application/json' } });
@@ -51,5 +56,8 @@ describe('with traces exported', () => {
     expect([ordinary.traced, failed.traced, refused.traced]).toEqual([undefined, 'failed', 'refused']);
     expect(Object.keys(failed)).toEqual(Object.keys(ordinary));
     expect(Object.keys(refused)).toEqual(Object.keys(ordinary));
+    // The verdict is set on the record made at the answer: a copy would be a hidden class of its own.
+    expect(taken).toHaveLength(3);
+    records.forEach((record, i) => expect(record).toBe(taken[i]));
   });
 });

@@ -79,22 +79,6 @@ describe('npm run bench -- --smoke', () => {
   });
 });
 
-describe('npm run bench rounds', () => {
-  it('measure fresh processes each round, so that a ratio is a median over processes', { timeout: 120_000 }, async () => {
-    dir ??= await mkdtemp(join(tmpdir(), 'bench-smoke-'));
-    const jsonFile = join(dir, 'rounds.json');
-    const run = await runTsxScript('bench/run.ts', ['--scenarios', 'passthrough,floor-log', '--rounds', '2', '--duration', '0.3', '--warmup', '0.2', '--json', jsonFile], 110_000);
-    expect(run.code, run.stderr).toBe(0);
-    const report = JSON.parse(await readFile(jsonFile, 'utf8')) as BenchReport;
-    for (const scenario of report.scenarios) {
-      const pids = scenario.rounds.map((round) => round.pid);
-      expect(pids, scenario.id).toHaveLength(2);
-      expect(pids.every((pid) => typeof pid === 'number'), scenario.id).toBe(true);
-      expect(new Set(pids).size, scenario.id).toBe(2);
-    }
-  });
-});
-
 describe('npm run bench modes', () => {
   it('are profile (with --gc), soak and syscalls besides the anchors; ab and gc are refused by name', () => {
     expect(() => parseOptions(['ab'])).toThrow(/no mode "ab": one of profile, soak, syscalls/);

@@ -100,10 +100,10 @@ export interface RequestRecord {
   readonly error?: string;
   /**
    * With traces exported, what became of this request's trace (src/observability/tracing/verdict.ts):
-   * set in place by the tracer at the answer (`recordOf` lists it undefined), so that a traced
-   * record has the shape of every other.
+   * `recordOf` lists it undefined and the request's context sets the tracer's verdict on the record
+   * itself before any sink reads it, so that a traced record has the shape of every other.
    */
-  traced?: TraceVerdict | undefined;
+  readonly traced?: TraceVerdict | undefined;
 }
 
 export type RecordSink = (record: RequestRecord) => void;

@@ -16,7 +16,6 @@ import type { Arrival, ArrivalRules } from '../gateway/arrival.js';
 import type { RuntimeBindings } from '../gateway/env.js';
 import { recordOf } from '../gateway/request-record.js';
 import type { RecordSink, RequestRecord } from '../gateway/request-record.js';
-import type { SpanLog } from '../observability/tracing/span-log.js';
 import { carriesBody, toResponse, withHeader } from '../http/answer.js';
 import type { Identifier } from '../request/identity.js';
 import type { OperationId } from '../catalogue/operations.js';
@@ -31,7 +30,9 @@ import type { DeprecationSignal } from './deprecation-signal.js';
 import { refused } from './parts.js';
 import type { Outcome } from './parts.js';
 import type { Tracer } from '../observability/tracing/tracer.js';
-import type { TraceVerdict } from '../config/tracing.js';
+
+/** The record as `finish` makes it, before any sink reads it. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export interface RequestContextOptions {
   readonly maxUrlLength: number;
@@ -74,14 +75,12 @@ export function requestContext(options: RequestContextOptions): Handler {
     const response = toResponse(answered);
     const record = recordOf(arrival, outcome, { status, bytesOut, latencyMs, deprecation: signal?.told }, identifier);
     const spans = arrival.trace.spans;
-    if (tracer && spans) record.traced = traced(tracer, record, spans, c);
+    // With export on only: the verdict goes on the record itself (the usage line's `traced`; a copy
+    // with one member more would be a hidden class of its own); the spans are built later, off the path.
+    if (tracer && spans) (record as Mutable<RequestRecord>).traced = tracer.take(record, spans, tracer.deferred ? (work) => runtime.defer?.(c, work) : undefined);
     sink(record);
     return response;
   };
-
-  // With export on only: the verdict for the record (the usage line's `traced`); the spans are built later, off the path.
-  const traced = (on: Tracer, record: RequestRecord, spans: SpanLog, c: Context): TraceVerdict | undefined =>
-    on.take(record, spans, on.deferred ? (work) => runtime.defer?.(c, work) : undefined);
 
   return (c) => {
     const startedPerf = performance.now();
