@@ -31,9 +31,6 @@ import { refused } from './parts.js';
 import type { Outcome } from './parts.js';
 import type { Tracer } from '../observability/tracing/tracer.js';
 
-/** The record as `finish` makes it, before any sink reads it. */
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
 export interface RequestContextOptions {
   readonly maxUrlLength: number;
   /** Routes, trusted proxies and the route mode: what the arrival is worked out with. */
@@ -77,7 +74,7 @@ export function requestContext(options: RequestContextOptions): Handler {
     const spans = arrival.trace.spans;
     // With export on only: the verdict goes on the record itself (the usage line's `traced`; a copy
     // with one member more would be a hidden class of its own); the spans are built later, off the path.
-    if (tracer && spans) (record as Mutable<RequestRecord>).traced = tracer.take(record, spans, tracer.deferred ? (work) => runtime.defer?.(c, work) : undefined);
+    if (tracer && spans) (record as { traced?: RequestRecord['traced'] }).traced = tracer.take(record, spans, tracer.deferred ? (work) => runtime.defer?.(c, work) : undefined);
     sink(record);
     return response;
   };
