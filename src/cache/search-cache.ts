@@ -23,7 +23,7 @@ import { LRUCache } from 'lru-cache';
 import type { Operation } from '../catalogue/operations.js';
 import type { CanonicalRequest } from '../request/canonical-request.js';
 import { PageCache } from './page-cache.js';
-import type { FreshnessPolicy, PageSource, Served, StoredAnswer } from './types.js';
+import type { FreshnessPolicy, PageSource, ServeRequest, Served, StoredAnswer } from './types.js';
 import { pageKey } from './page-key.js';
 import type { HmacSha256 } from '../request/hmac.js';
 import { createSecretHasher } from './secret-hasher.js';
@@ -65,6 +65,62 @@ function storable(answer: StoredAnswer, coding: string | undefined): boolean {
   return vary.split(',').every((token) => STORABLE_VARY.has(token.trim().toLowerCase()));
 }
 
+/** What the cache knows of api keys, and where other replicas learn it. */
+interface KeyKnowledge {
+  /** The search cache's `knownKeys`. */
+  readonly known: LRUCache<string, { paid: boolean }>;
+  readonly pages: PageCache;
+  readonly ttlMs: number;
+}
+
+/**
+ * One request as the page cache asks it (ServeRequest). A class, not an object of closures: a
+ * HIT, which calls none of them, makes one object (some 430 B a HIT less, allocation profile).
+ */
+class SearchServe implements ServeRequest {
+  readonly flightKey: string;
+  readonly policy: FreshnessPolicy;
+  readonly mayReadStored: boolean;
+  readonly defer: ((work: Promise<unknown>) => void) | undefined;
+  private readonly known: { paid: boolean } | undefined;
+  private readonly paid: boolean;
+  private readonly coding: string;
+
+  constructor(
+    private readonly keys: KeyKnowledge,
+    request: PageRequest,
+    readonly source: PageSource,
+    readonly key: string,
+    private readonly keyHash: string,
+    readonly group: string | null,
+    readonly bypass: boolean,
+  ) {
+    this.policy = request.policy;
+    this.defer = request.defer;
+    this.paid = request.canonical.paidParams;
+    this.coding = request.canonical.encoding;
+    this.known = keys.known.get(keyHash);
+    this.mayReadStored = this.known !== undefined && (!this.paid || this.known.paid);
+    this.flightKey = this.mayReadStored ? key : `${key}\n${keyHash}`;
+  }
+
+  learn(answer: StoredAnswer): void {
+    if (answer.status !== 200) return;
+    this.keys.known.set(this.keyHash, { paid: this.paid || (this.known?.paid ?? false) });
+    // Other replicas learn it through the shared tier (nothing is remembered without one).
+    this.keys.pages.remember(`known\n${this.keyHash}\nany`, this.keys.ttlMs);
+    if (this.paid) this.keys.pages.remember(`known\n${this.keyHash}\npaid`, this.keys.ttlMs);
+  }
+
+  storable(answer: StoredAnswer): boolean {
+    return storable(answer, this.coding);
+  }
+
+  trustFact(): string {
+    return `known\n${this.keyHash}\n${this.paid ? 'paid' : 'any'}`;
+  }
+}
+
 export class SearchCache {
   readonly pages: PageCache;
   /** The writes seen here and, through the shared tier, on every replica (races of shadow comparisons). */
@@ -72,41 +128,23 @@ export class SearchCache {
   private readonly hash: (secret: string) => string;
   /** api_key hash → whether it was seen answered 200 with paid parameters. */
   private readonly knownKeys: LRUCache<string, { paid: boolean }>;
+  private readonly keys: KeyKnowledge;
 
   constructor(private readonly config: SearchCacheConfig) {
     this.hash = createSecretHasher(config.hmacSha256, 10_000, config.tier ? config.hashKey : undefined);
     this.pages = new PageCache({ maxEntries: config.maxEntries, maxBytes: config.maxBytes, tier: config.tier, onInvalidated: (group) => this.writes.ended(group) });
     this.knownKeys = new LRUCache({ max: 100_000, ttl: config.keyKnowledgeTtlMs });
+    this.keys = { known: this.knownKeys, pages: this.pages, ttlMs: config.keyKnowledgeTtlMs };
   }
 
   /** At once for a HIT or a STALE page (see PageCache.serve), else once the source answered. */
   serve(request: PageRequest, source: PageSource): Served | Promise<Served> {
-    const { apiKey, authorization, paidParams, encoding: coding } = request.canonical;
+    const { apiKey, authorization, paidParams } = request.canonical;
     const keyHash = this.hash(`api_key\n${apiKey}`);
     const userHash = authorization ? this.userGroup(authorization) : null;
     const key = pageKey(request.canonical, { side: request.side, plan: paidParams ? 'paid' : 'any', userHash });
-    const known = this.knownKeys.get(keyHash);
-    const trusted = known !== undefined && (!paidParams || known.paid);
-    const learn = (answer: StoredAnswer): void => {
-      if (answer.status !== 200) return;
-      this.knownKeys.set(keyHash, { paid: paidParams || (known?.paid ?? false) });
-      // Other replicas learn it through the shared tier (nothing is remembered without one).
-      this.pages.remember(`known\n${keyHash}\nany`, this.config.keyKnowledgeTtlMs);
-      if (paidParams) this.pages.remember(`known\n${keyHash}\npaid`, this.config.keyKnowledgeTtlMs);
-    };
-    return this.pages.serve({
-      key,
-      flightKey: trusted ? key : `${key}\n${keyHash}`,
-      policy: request.policy,
-      bypass: this.config.honorClientNoCache && /\bno-cache\b/i.test(request.cacheControl ?? ''),
-      mayReadStored: trusted,
-      trustFact: () => `known\n${keyHash}\n${paidParams ? 'paid' : 'any'}`,
-      group: userHash,
-      source,
-      learn,
-      storable: (answer) => storable(answer, coding),
-      ...(request.defer ? { defer: request.defer } : {}),
-    });
+    const bypass = this.config.honorClientNoCache && /\bno-cache\b/i.test(request.cacheControl ?? '');
+    return this.pages.serve(new SearchServe(this.keys, request, source, key, keyHash, userHash, bypass));
   }
 
   /** Detaches the page cache from the shared tier (a reload replaced this cache). */

@@ -21,6 +21,7 @@ import type { DeprecationTold } from '../config/deprecation.js';
 import { clientProgramOf } from '../http/client-program.js';
 import type { TraceVerdict } from '../config/tracing.js';
 import { loggedParams } from '../request/logged-params.js';
+import { randomUuid } from '../hot-path.js';
 
 /**
  * Which upstream answered the request (the outcome's `side`, logged as `mode`): `legacy`
@@ -145,7 +146,7 @@ export function recordOf(arrival: RecordedArrival, outcome: RecordedOutcome, ans
   const who = identifier?.client(credentials.apiKey);
   const contentLength = arrival.headers['content-length'];
   return {
-    id: crypto.randomUUID(),
+    id: randomUuid(),
     requestId: arrival.requestId,
     traceId: arrival.trace?.traceId,
     startedAt: arrival.startedAt,
