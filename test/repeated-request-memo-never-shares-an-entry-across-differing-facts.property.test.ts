@@ -15,6 +15,7 @@ import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { pageKey } from '../src/cache/page-key.js';
+import { renderForwardTarget } from '../src/request/forward-request.js';
 import type { PageKeyContext } from '../src/cache/page-key.js';
 import { CATALOGUE_ROUTES } from '../src/catalogue/route-table.js';
 import { arrive, rememberedQueries } from '../src/gateway/arrival.js';
@@ -116,7 +117,7 @@ const walk = fc
 const facts = (request: CanonicalRequest | Refusal) => ({ ...request });
 
 describe('a repeated request is answered from the memos exactly as without them', () => {
-  it('canonical request and page key equal those built without any memo, over a stream of repeating, differing requests', () => {
+  it('canonical request, page key and forward target equal those built without any memo, over a stream of repeating, differing requests', () => {
     const sharedEntries = new Map<object, string>();
     let repeats = 0;
     fc.assert(
@@ -136,6 +137,8 @@ describe('a repeated request is answered from the memos exactly as without them'
           if (!remembered.ok || !plain.ok) continue;
           const keyOf = (r: CanonicalRequest, c: PageKeyContext) => pageKey(r, c);
           expect(keyOf(remembered as CanonicalRequest, keyContext)).toBe(keyOf(plain as CanonicalRequest, keyContext));
+          // The forward request's target (remembered per parameters, method and path form) is the one rendered afresh.
+          expect(renderForwardTarget(remembered as CanonicalRequest)).toEqual(renderForwardTarget(plain as CanonicalRequest));
           // An entry shared by two requests is shared by equal canonical facts only.
           const owner = (remembered as CanonicalRequest).params;
           const seen = JSON.stringify([(plain as CanonicalRequest).params, (plain as CanonicalRequest).values, (plain as CanonicalRequest).apiKey, (plain as CanonicalRequest).user, (plain as CanonicalRequest).authorization]);

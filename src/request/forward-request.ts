@@ -17,6 +17,7 @@ import { TRAIL_HEADERS } from './trace-context.js';
 import type { CanonicalParams } from './canonicalise.js';
 import type { CanonicalRequest } from './canonical-request.js';
 import { encodeFormComponent } from './pairs.js';
+import { rememberedPerOwner } from '../hot-path.js';
 
 /** The method, the path and the query parameters of a forward request, without `api_key`: what a page key holds of them. */
 export interface ForwardTarget {
@@ -48,6 +49,15 @@ const encoder = new TextEncoder();
 
 /** The target of the forward request (without `api_key`): all a page key needs to render. */
 export function renderForwardTarget(request: CanonicalRequest): ForwardTarget {
+  // Frozen parameters are a remembered check's (canonical-request.ts), shared by every request with
+  // the same raw facts: the target is rendered once per them, the method and the path form.
+  if (!Object.isFrozen(request.params)) return targetOf(request);
+  return targetPerParams(request.params, `${request.method} ${request.match.form.template}`, request);
+}
+
+const targetPerParams = rememberedPerOwner(8, 512, (_params: object, _facts: string, request: CanonicalRequest) => targetOf(request));
+
+function targetOf(request: CanonicalRequest): ForwardTarget {
   const { template } = request.match.form;
   const path = template.includes('{') ? template.replace(/\{([a-z]+)\}/g, (_, name: string) => encodeURIComponent(textOf(request, name))) : template;
   const params = request.params
