@@ -65,14 +65,6 @@ function storable(answer: StoredAnswer, coding: string | undefined): boolean {
   return vary.split(',').every((token) => STORABLE_VARY.has(token.trim().toLowerCase()));
 }
 
-/** What the cache knows of api keys, and where other replicas learn it. */
-interface KeyKnowledge {
-  /** The search cache's `knownKeys`. */
-  readonly known: LRUCache<string, { paid: boolean }>;
-  readonly pages: PageCache;
-  readonly ttlMs: number;
-}
-
 /**
  * One request as the page cache asks it (ServeRequest). A class, not an object of closures: a
  * HIT, which calls none of them, makes one object (some 430 B a HIT less, allocation profile).
@@ -82,16 +74,17 @@ class SearchServe implements ServeRequest {
   readonly policy: FreshnessPolicy;
   readonly mayReadStored: boolean;
   readonly defer: ((work: Promise<unknown>) => void) | undefined;
-  private readonly known: { paid: boolean } | undefined;
   private readonly paid: boolean;
   private readonly coding: string;
 
   constructor(
-    private readonly keys: KeyKnowledge,
+    private readonly cache: SearchCache,
     request: PageRequest,
     readonly source: PageSource,
     readonly key: string,
     private readonly keyHash: string,
+    /** What was known of the api key when the request came. */
+    private readonly known: { paid: boolean } | undefined,
     readonly group: string | null,
     readonly bypass: boolean,
   ) {
@@ -99,17 +92,12 @@ class SearchServe implements ServeRequest {
     this.defer = request.defer;
     this.paid = request.canonical.paidParams;
     this.coding = request.canonical.encoding;
-    this.known = keys.known.get(keyHash);
-    this.mayReadStored = this.known !== undefined && (!this.paid || this.known.paid);
+    this.mayReadStored = known !== undefined && (!this.paid || known.paid);
     this.flightKey = this.mayReadStored ? key : `${key}\n${keyHash}`;
   }
 
   learn(answer: StoredAnswer): void {
-    if (answer.status !== 200) return;
-    this.keys.known.set(this.keyHash, { paid: this.paid || (this.known?.paid ?? false) });
-    // Other replicas learn it through the shared tier (nothing is remembered without one).
-    this.keys.pages.remember(`known\n${this.keyHash}\nany`, this.keys.ttlMs);
-    if (this.paid) this.keys.pages.remember(`known\n${this.keyHash}\npaid`, this.keys.ttlMs);
+    if (answer.status === 200) this.cache.keyAnswered(this.keyHash, this.paid, this.known);
   }
 
   storable(answer: StoredAnswer): boolean {
@@ -128,13 +116,11 @@ export class SearchCache {
   private readonly hash: (secret: string) => string;
   /** api_key hash → whether it was seen answered 200 with paid parameters. */
   private readonly knownKeys: LRUCache<string, { paid: boolean }>;
-  private readonly keys: KeyKnowledge;
 
   constructor(private readonly config: SearchCacheConfig) {
     this.hash = createSecretHasher(config.hmacSha256, 10_000, config.tier ? config.hashKey : undefined);
     this.pages = new PageCache({ maxEntries: config.maxEntries, maxBytes: config.maxBytes, tier: config.tier, onInvalidated: (group) => this.writes.ended(group) });
     this.knownKeys = new LRUCache({ max: 100_000, ttl: config.keyKnowledgeTtlMs });
-    this.keys = { known: this.knownKeys, pages: this.pages, ttlMs: config.keyKnowledgeTtlMs };
   }
 
   /** At once for a HIT or a STALE page (see PageCache.serve), else once the source answered. */
@@ -144,7 +130,15 @@ export class SearchCache {
     const userHash = authorization ? this.userGroup(authorization) : null;
     const key = pageKey(request.canonical, { side: request.side, plan: paidParams ? 'paid' : 'any', userHash });
     const bypass = this.config.honorClientNoCache && /\bno-cache\b/i.test(request.cacheControl ?? '');
-    return this.pages.serve(new SearchServe(this.keys, request, source, key, keyHash, userHash, bypass));
+    return this.pages.serve(new SearchServe(this, request, source, key, keyHash, this.knownKeys.get(keyHash), userHash, bypass));
+  }
+
+  /** The upstream answered an api key 200 (`paidParams`: to paid-plan parameters); `known`: what was known of it before. */
+  keyAnswered(keyHash: string, paidParams: boolean, known: { paid: boolean } | undefined): void {
+    this.knownKeys.set(keyHash, { paid: paidParams || (known?.paid ?? false) });
+    // Other replicas learn it through the shared tier (nothing is remembered without one).
+    this.pages.remember(`known\n${keyHash}\nany`, this.config.keyKnowledgeTtlMs);
+    if (paidParams) this.pages.remember(`known\n${keyHash}\npaid`, this.config.keyKnowledgeTtlMs);
   }
 
   /** Detaches the page cache from the shared tier (a reload replaced this cache). */
